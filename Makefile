@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+#   make            build ./tdtop
+#   make test       unit tests (no root) then integration tests (root, BPF)
+#   make test-unit  only the unit tests
+#   make SAN=1 ...  the same with AddressSanitizer + UBSan (./tdtop-san)
+#   make deps       install the Debian packages the build and tests need
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+ifeq ($(wildcard vmlinux/$(ARCH)/vmlinux.h),)
+$(error Architecture $(ARCH) is not supported: no vmlinux/$(ARCH)/vmlinux.h)
+endif
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+ifeq ($(SAN),1)
+OUT := .output/san
+BIN := tdtop-san
+SANFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+else
+OUT := .output/std
+BIN := tdtop
+SANFLAGS := -O2 -g
+endif
+
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wwrite-strings -Wno-unused-parameter
+CFLAGS ?=
+CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSION)"' \
+	-I$(OUT) -Isrc -MMD -MP
+LDLIBS := -lbpf -lelf -lz -lm
+
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(ARCH) \
+	-Ivmlinux/$(ARCH) -Isrc
+
+# Files that touch the BPF skeleton; everything else is pure and unit-tested.
+SKEL_SRCS := src/collector.c src/main.c
+LIB_SRCS := $(filter-out $(SKEL_SRCS),$(wildcard src/*.c))
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(OUT)/%.o)
+SKEL_OBJS := $(SKEL_SRCS:src/%.c=$(OUT)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%.o)
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
+HELPERS := $(HELPER_SRCS:tests/helpers/%.c=$(OUT)/helpers/%)
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.PHONY: all clean test test-unit test-integration deps run helpers
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(BIN)
+
+$(OUT) $(OUT)/unit $(OUT)/helpers:
+	$(Q)mkdir -p $@
+
+$(OUT)/tdtop.bpf.o: bpf/tdtop.bpf.c src/tdtop.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp
+	$(Q)rm -f $@.tmp
+
+$(OUT)/tdtop.skel.h: $(OUT)/tdtop.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name tdtop_bpf > $@
+
+$(SKEL_OBJS): $(OUT)/tdtop.skel.h
+
+$(OUT)/%.o: src/%.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUT)/libtdtop.a: $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(BIN): $(SKEL_OBJS) $(OUT)/libtdtop.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUT)/unit/%.o: tests/unit/%.c | $(OUT)/unit
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -c $< -o $@
+
+$(OUT)/unit/run: $(UNIT_OBJS) $(OUT)/libtdtop.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -lm -o $@
+
+$(OUT)/helpers/%: tests/helpers/%.c | $(OUT)/helpers
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -lpthread -o $@
+
+helpers: $(HELPERS)
+
+test-unit: $(OUT)/unit/run
+	$(Q)cd tests/unit && ../../$(OUT)/unit/run
+
+test-integration: $(BIN) helpers
+	$(Q)TDTOP=$(CURDIR)/$(BIN) HELPERS=$(CURDIR)/$(OUT)/helpers tests/integration/run.py
+
+test: $(BIN) $(OUT)/unit/run helpers
+	$(Q)TDTOP=$(CURDIR)/$(BIN) HELPERS=$(CURDIR)/$(OUT)/helpers UNIT=$(CURDIR)/$(OUT)/unit/run \
+		tests/run
+
+deps:
+	$(Q)./make.sh deps
+
+run: $(BIN)
+	$(Q)./$(BIN) $(ARGS)
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf .output tdtop tdtop-san
+
+-include $(wildcard $(OUT)/*.d $(OUT)/unit/*.d)

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tdtop kernel side: at every context switch, read this CPU's counters and
+ * charge what they advanced since the previous switch to the task that is
+ * leaving the CPU. One set of per-CPU counters serves every task.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "tdtop.h"
+
+#define PF_IDLE 0x00000002
+
+/* Set by the loader before load. */
+const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
+
+/* Perf event fds, key = event index * nr_cpus + cpu. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} counters SEC(".maps");
+
+/* Last counter readings of each CPU; the loader fills ev_lo/ev_hi. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cpu_state);
+} cpu_states SEC(".maps");
+
+/* Cumulative charges per task; capacity set by the loader (--max-tasks). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, struct task_key);
+	__type(value, struct task_val);
+} tasks SEC(".maps");
+
+/* Idle, lost and total charges per CPU, indexed by enum bucket. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, NR_BUCKETS);
+	__type(key, __u32);
+	__type(value, struct bucket_val);
+} buckets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stats);
+} health SEC(".maps");
+
+/* A zeroed task_val to insert from: too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct task_val);
+} scratch SEC(".maps");
+
+static __always_inline void *bucket(__u32 which)
+{
+	return bpf_map_lookup_elem(&buckets, &which);
+}
+
+/* The task's accumulator, created on first sight; NULL when the map is full. */
+static __always_inline struct task_val *task_slot(struct task_struct *p)
+{
+	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
+	struct task_val *v;
+	__u32 zero = 0;
+
+	v = bpf_map_lookup_elem(&tasks, &key);
+	if (v)
+		return v;
+	v = bpf_map_lookup_elem(&scratch, &zero);
+	if (!v)
+		return NULL;
+	v->pid = p->tgid;
+	v->leader_start_ns = p->group_leader->start_time;
+	bpf_map_update_elem(&tasks, &key, v, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&tasks, &key);
+}
+
+/*
+ * Charge everything counted on this CPU since its last reading to p, which
+ * is (or was, until this switch) the task running here.
+ */
+static __always_inline void charge(struct task_struct *p)
+{
+	struct bucket_val *total, *sink = NULL;
+	struct task_val *tv = NULL;
+	struct bpf_perf_event_value now;
+	struct cpu_state *cs;
+	struct stats *st;
+	__u32 zero = 0, cpu, key;
+	__u64 t, dt = 0;
+	int i;
+
+	cs = bpf_map_lookup_elem(&cpu_states, &zero);
+	st = bpf_map_lookup_elem(&health, &zero);
+	total = bucket(BUCKET_TOTAL);
+	if (!cs || !st || !total)
+		return;
+	cpu = bpf_get_smp_processor_id();
+	t = bpf_ktime_get_ns();
+	if (cs->last_ns)
+		dt = t - cs->last_ns;
+	cs->last_ns = t;
+
+	/* Counters are read even for idle: skipping them would hand the
+	 * idle slice to whoever runs next. */
+	if (p->pid == 0 || (p->flags & PF_IDLE)) {
+		sink = bucket(BUCKET_IDLE);
+	} else {
+		tv = task_slot(p);
+		if (!tv) {
+			st->dropped++;
+			sink = bucket(BUCKET_LOST);
+		}
+	}
+
+	if (tv) {
+		tv->cpu_ns += dt;
+		/* comm changes on exec; keep the latest */
+		__builtin_memcpy(tv->comm, p->comm, TASK_COMM_LEN);
+	} else if (sink) {
+		sink->cpu_ns += dt;
+		sink->slices++;
+	}
+	total->cpu_ns += dt;
+	total->slices++;
+
+	for (i = 0; i < MAX_EVENTS; i++) {
+		struct counter *last = &cs->last[i];
+		__u64 dc, de, dr;
+
+		if (i < cs->ev_lo || i >= cs->ev_hi)
+			continue;
+		key = i * nr_cpus + cpu;
+		if (bpf_perf_event_read_value(&counters, key, &now, sizeof(now))) {
+			/* Forget the reading so the next one only re-primes
+			 * instead of charging two slices to one task. */
+			cs->primed &= ~(1u << i);
+			st->read_errors++;
+			continue;
+		}
+		if (!(cs->primed & (1u << i))) {
+			cs->primed |= 1u << i;
+			goto store;
+		}
+		dc = now.counter - last->count;
+		de = now.enabled - last->enabled;
+		dr = now.running - last->running;
+		total->ev[i].count += dc;
+		total->ev[i].enabled += de;
+		total->ev[i].running += dr;
+		if (tv) {
+			tv->ev[i].count += dc;
+			tv->ev[i].enabled += de;
+			tv->ev[i].running += dr;
+		} else if (sink) {
+			sink->ev[i].count += dc;
+			sink->ev[i].enabled += de;
+			sink->ev[i].running += dr;
+		}
+store:
+		last->count = now.counter;
+		last->enabled = now.enabled;
+		last->running = now.running;
+	}
+	st->switches++;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev)
+{
+	charge(prev);
+	return 0;
+}
+
+/*
+ * Not attached: the loader runs it on each CPU (BPF_F_TEST_RUN_ON_CPU)
+ * before reading the maps, so the slice of a task that is running right
+ * now, and may never switch out, is charged too.
+ */
+SEC("raw_tp")
+int BPF_PROG(flush)
+{
+	charge(bpf_get_current_task_btf());
+	return 0;
+}
+
+/* Runs after the task's last switch-out: its entry is final and can be
+ * reported one last time, then freed by the loader. */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(on_free, struct task_struct *p)
+{
+	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
+	struct task_val *v = bpf_map_lookup_elem(&tasks, &key);
+
+	if (v)
+		v->exited = 1;
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

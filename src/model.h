@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * One interval's result as every output sees it: the collector (live) and
+ * the recording reader fill it, outputs only read it.
+ */
+#ifndef __TDTOP_MODEL_H
+#define __TDTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "tdtop.h"
+
+enum row_kind {
+	ROW_PROCESS,
+	ROW_THREAD,
+};
+
+/* Deltas of one counter over the interval. */
+struct delta {
+	__u64 count;	/* raw, as read */
+	__u64 enabled;	/* ns the event was enabled */
+	__u64 running;	/* ns it was on the PMU */
+};
+
+struct row {
+	enum row_kind kind;
+	int pid;
+	int tid;		/* thread rows only; == pid for process rows */
+	char comm[TASK_COMM_LEN];
+	bool exited;		/* last report: the task (or process) is gone */
+	int nr_threads;		/* process rows: threads charged this interval */
+	__u64 cpu_ns;
+	struct delta ev[MAX_EVENTS];
+};
+
+struct interval {
+	double ts;		/* unix seconds at the end of the interval */
+	double interval_s;	/* measured length */
+	int ncpus;
+	int nr_events;
+	const char *const *event_names; /* nr_events canonical names */
+	struct delta totals[MAX_EVENTS];
+	struct delta idle[MAX_EVENTS];
+	struct delta lost[MAX_EVENTS];
+	__u64 total_cpu_ns;
+	__u64 idle_cpu_ns;
+	__u64 lost_cpu_ns;
+	__u64 dropped;		/* slices charged to no task: map full */
+	__u64 read_errors;	/* counter reads that failed */
+	__u64 switches;
+	size_t nr_rows;
+	struct row *rows;
+};
+
+/*
+ * The count scaled for multiplexing: count * enabled / running.
+ * NAN when the event never ran although it was enabled.
+ */
+double delta_scaled(const struct delta *d);
+
+/* Share of the enabled time the event was counted, 1.0 when not enabled. */
+double delta_running_share(const struct delta *d);
+
+#endif /* __TDTOP_MODEL_H */

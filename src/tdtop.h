@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The ABI shared by bpf/tdtop.bpf.c and the loader: map keys, values and
+ * limits. Only fixed-width types, so both sides agree on the layout.
+ */
+#ifndef __TDTOP_H
+#define __TDTOP_H
+
+/* Counters read at every switch on one CPU; the TopDown level-2 group
+ * (slots + 8 metrics) plus hybrid E-core events and cycles/instructions
+ * fit. */
+#define MAX_EVENTS 16
+#define TASK_COMM_LEN 16
+/* Upper bound for the per-CPU arrays sized at load time. */
+#define MAX_CPUS 4096
+
+/* One counter's running sums: raw count and the ns the event was enabled
+ * and actually on the PMU (their ratio is the multiplexing share). */
+struct counter {
+	__u64 count;
+	__u64 enabled;
+	__u64 running;
+};
+
+/* A task is identified by tid and its start time, so a recycled tid is a
+ * new key and two processes are never merged. */
+struct task_key {
+	__u32 tid;
+	__u32 pad;
+	__u64 start_ns;
+};
+
+/* Cumulative charges to one task since it was first seen. */
+struct task_val {
+	__u32 pid;		/* thread group id, the user's PID */
+	__u32 exited;		/* set once the kernel freed the task */
+	__u64 leader_start_ns;	/* identifies the process across tid reuse */
+	__u64 cpu_ns;		/* on-CPU time charged */
+	char comm[TASK_COMM_LEN];
+	struct counter ev[MAX_EVENTS];
+};
+
+/* Per-CPU state: the last reading of every counter and the clock, and
+ * which slice of the event index space this CPU's PMU uses (hybrid CPUs
+ * read a different group on each core type). */
+struct cpu_state {
+	__u64 last_ns;
+	__u32 ev_lo;		/* first event index read on this CPU */
+	__u32 ev_hi;		/* one past the last */
+	__u32 primed;
+	__u32 pad;
+	struct counter last[MAX_EVENTS];
+};
+
+/* Per-CPU sums that do not belong to a task: idle, charges lost because
+ * the task map was full, and the total of everything charged. */
+enum bucket {
+	BUCKET_IDLE,
+	BUCKET_LOST,
+	BUCKET_TOTAL,
+	NR_BUCKETS,
+};
+
+struct bucket_val {
+	__u64 cpu_ns;
+	__u64 slices;		/* switch-outs (or flushes) charged */
+	struct counter ev[MAX_EVENTS];
+};
+
+/* Per-CPU health counters. */
+struct stats {
+	__u64 switches;		/* sched_switch events handled */
+	__u64 dropped;		/* slices not stored: task map full */
+	__u64 read_errors;	/* counter reads that failed (e.g. -EBUSY) */
+};
+
+#endif /* __TDTOP_H */
