@@ -80,6 +80,7 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
 		return NULL;
 	v->pid = p->tgid;
 	v->leader_start_ns = p->group_leader->start_time;
+	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
 	bpf_map_update_elem(&tasks, &key, v, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&tasks, &key);
 }

@@ -36,7 +36,8 @@ struct task_val {
 	__u32 exited;		/* set once the kernel freed the task */
 	__u64 leader_start_ns;	/* identifies the process across tid reuse */
 	__u64 cpu_ns;		/* on-CPU time charged */
-	char comm[TASK_COMM_LEN];
+	char comm[TASK_COMM_LEN];	/* the thread's, kept current */
+	char pcomm[TASK_COMM_LEN];	/* the process's (its leader's) at first sight */
 	struct counter ev[MAX_EVENTS];
 };
 
@@ -54,7 +55,7 @@ struct cpu_state {
 
 /* Per-CPU sums that do not belong to a task: idle, charges lost because
  * the task map was full, and the total of everything charged. */
-enum bucket {
+enum bucket_id {
 	BUCKET_IDLE,
 	BUCKET_LOST,
 	BUCKET_TOTAL,

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "aggregate.h"
+
+int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
+{
+	static const struct {
+		const char *name;
+		enum sort_kind kind;
+	} fixed[] = { { "cpu", SORT_CPU }, { "pid", SORT_PID }, { "comm", SORT_COMM } };
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (!strcmp(s, fixed[i].name)) {
+			key->kind = fixed[i].kind;
+			key->event = -1;
+			return 0;
+		}
+	}
+	for (int i = 0; i < nr_names; i++) {
+		if (!strcmp(s, names[i])) {
+			key->kind = SORT_EVENT;
+			key->event = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static bool pid_wanted(const struct view *v, __u32 pid)
+{
+	if (!v->nr_pids)
+		return true;
+	for (size_t i = 0; i < v->nr_pids; i++)
+		if ((__u32)v->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void bucket_to_model(struct delta *dst, __u64 *cpu_ns, const struct bucket_delta *b)
+{
+	memcpy(dst, b->ev, sizeof(b->ev));
+	*cpu_ns = b->cpu_ns;
+}
+
+static void row_add(struct row *r, const struct task_delta *t)
+{
+	r->cpu_ns += t->cpu_ns;
+	for (int i = 0; i < MAX_EVENTS; i++) {
+		r->ev[i].count += t->ev[i].count;
+		r->ev[i].enabled += t->ev[i].enabled;
+		r->ev[i].running += t->ev[i].running;
+	}
+	r->nr_threads++;
+}
+
+static void row_init(struct row *r, enum row_kind kind, const struct task_delta *t)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->pid = t->pid;
+	r->tid = kind == ROW_THREAD ? (int)t->tid : (int)t->pid;
+	memcpy(r->comm, kind == ROW_THREAD ? t->comm : t->pcomm, TASK_COMM_LEN);
+	r->exited = t->exited;
+}
+
+/* Threads of one process run: same pid and the same leader start time. */
+static int task_group_cmp(const void *a, const void *b)
+{
+	const struct task_delta *x = *(const struct task_delta *const *)a;
+	const struct task_delta *y = *(const struct task_delta *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->leader_start_ns != y->leader_start_ns)
+		return x->leader_start_ns < y->leader_start_ns ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int cmp_u64_desc(__u64 a, __u64 b)
+{
+	return (a < b) - (a > b);
+}
+
+/* NaN sorts last whatever the direction. */
+static int cmp_double_desc(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a < b) - (a > b);
+}
+
+static int row_cmp(const void *a, const void *b, void *key)
+{
+	const struct sort_key *sort_by = key;
+	const struct row *x = a, *y = b;
+	int c = 0;
+
+	switch (sort_by->kind) {
+	case SORT_CPU:
+		c = cmp_u64_desc(x->cpu_ns, y->cpu_ns);
+		break;
+	case SORT_PID:
+		break;
+	case SORT_COMM:
+		c = strncmp(x->comm, y->comm, TASK_COMM_LEN);
+		break;
+	case SORT_EVENT:
+		c = cmp_double_desc(delta_scaled(&x->ev[sort_by->event]),
+				    delta_scaled(&y->ev[sort_by->event]));
+		break;
+	}
+	if (!c)
+		c = (x->pid > y->pid) - (x->pid < y->pid);
+	if (!c)
+		c = (x->tid > y->tid) - (x->tid < y->tid);
+	return c;
+}
+
+static bool same_process(const struct task_delta *a, const struct task_delta *b)
+{
+	return a->pid == b->pid && a->leader_start_ns == b->leader_start_ns;
+}
+
+/*
+ * A process ends with its leader; when the leader has not run since tdtop
+ * started, with the last of the threads charged in the interval.
+ */
+static void process_rows(const struct task_delta **tasks, size_t n, struct row *rows,
+			 size_t *nr_rows)
+{
+	size_t start = 0;
+
+	qsort(tasks, n, sizeof(*tasks), task_group_cmp);
+	while (start < n) {
+		struct row *r = &rows[(*nr_rows)++];
+		bool leader_seen = false, all_exited = true;
+		size_t end = start;
+
+		row_init(r, ROW_PROCESS, tasks[start]);
+		for (; end < n && same_process(tasks[start], tasks[end]); end++) {
+			const struct task_delta *t = tasks[end];
+
+			row_add(r, t);
+			all_exited &= t->exited;
+			if (t->tid == t->pid) {
+				leader_seen = true;
+				memcpy(r->comm, t->comm, TASK_COMM_LEN);
+				r->exited = t->exited;
+			}
+		}
+		if (!leader_seen)
+			r->exited = all_exited;
+		start = end;
+	}
+}
+
+/* Group the wanted tasks into rows; rows must hold s->nr entries. */
+static size_t build_rows(const struct sample *s, const struct view *v, struct row *rows,
+			 const struct task_delta **tasks)
+{
+	size_t n = 0, nr_rows = 0;
+
+	for (size_t i = 0; i < s->nr; i++)
+		if (pid_wanted(v, s->tasks[i].pid))
+			tasks[n++] = &s->tasks[i];
+
+	if (v->by == BY_THREAD) {
+		for (; nr_rows < n; nr_rows++) {
+			row_init(&rows[nr_rows], ROW_THREAD, tasks[nr_rows]);
+			row_add(&rows[nr_rows], tasks[nr_rows]);
+		}
+		return nr_rows;
+	}
+	process_rows(tasks, n, rows, &nr_rows);
+	return nr_rows;
+}
+
+int aggregate(const struct sample *s, const struct view *v, int nr_events,
+	      const char *const *names, struct interval *iv)
+{
+	const struct task_delta **tasks;
+	struct row *rows;
+	size_t nr_rows;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->ts = s->ts;
+	iv->interval_s = s->interval_s;
+	iv->ncpus = s->ncpus;
+	iv->nr_events = nr_events;
+	iv->event_names = names;
+	bucket_to_model(iv->totals, &iv->total_cpu_ns, &s->total);
+	bucket_to_model(iv->idle, &iv->idle_cpu_ns, &s->idle);
+	bucket_to_model(iv->lost, &iv->lost_cpu_ns, &s->lost);
+	iv->dropped = s->dropped;
+	iv->read_errors = s->read_errors;
+	iv->switches = s->switches;
+
+	rows = calloc(s->nr ? s->nr : 1, sizeof(*rows));
+	tasks = malloc((s->nr ? s->nr : 1) * sizeof(*tasks));
+	if (!rows || !tasks) {
+		free(rows);
+		free(tasks);
+		return -ENOMEM;
+	}
+	nr_rows = build_rows(s, v, rows, tasks);
+	free(tasks);
+
+	qsort_r(rows, nr_rows, sizeof(*rows), row_cmp, (void *)&v->sort);
+	if (v->top && nr_rows > v->top)
+		nr_rows = v->top;
+	iv->rows = rows;
+	iv->nr_rows = nr_rows;
+	return 0;
+}
+
+void interval__free_rows(struct interval *iv)
+{
+	free(iv->rows);
+	iv->rows = NULL;
+	iv->nr_rows = 0;
+}

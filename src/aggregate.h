@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * From one interval's per-task deltas to the rows shown: grouping by
+ * process or thread, the --pid filter, sorting and --top.
+ */
+#ifndef __TDTOP_AGGREGATE_H
+#define __TDTOP_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model.h"
+#include "sample.h"
+
+enum group_by {
+	BY_PROCESS,
+	BY_THREAD,
+};
+
+enum sort_kind {
+	SORT_CPU,	/* on-CPU time, descending */
+	SORT_PID,	/* ascending */
+	SORT_COMM,	/* ascending */
+	SORT_EVENT,	/* an event's scaled count, descending */
+};
+
+struct sort_key {
+	enum sort_kind kind;
+	int event;	/* SORT_EVENT: index into the event list */
+};
+
+struct view {
+	enum group_by by;
+	const int *pids;	/* only these processes; none means all */
+	size_t nr_pids;
+	struct sort_key sort;
+	size_t top;		/* at most this many rows; 0 = all */
+};
+
+/*
+ * Parse a --sort value: "cpu", "pid", "comm" or one of *names*.
+ * Returns -1 when it is none of them.
+ */
+int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
+
+/*
+ * Build *iv* from *s*. iv->rows is allocated (free with interval__free_rows);
+ * the event names are borrowed. -ENOMEM on allocation failure.
+ */
+int aggregate(const struct sample *s, const struct view *v, int nr_events,
+	      const char *const *names, struct interval *iv);
+
+void interval__free_rows(struct interval *iv);
+
+#endif /* __TDTOP_AGGREGATE_H */

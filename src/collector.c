@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The only user of the BPF skeleton: sizes and loads the object, opens the
+ * per-CPU counters into the perf-event array, attaches, and copies the maps
+ * out. Nothing is pinned, so everything goes away with the process.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collector.h"
+#include "tdtop.skel.h"
+
+struct collector {
+	struct tdtop_bpf *skel;
+	int ncpus;		/* possible CPUs: the per-CPU map stride */
+	int nr_events;
+	int *fds;		/* [event * ncpus + cpu], -1 where not opened */
+	void *percpu_buf;	/* scratch for per-CPU map values */
+};
+
+static bool verbose_libbpf;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose_libbpf)
+		return 0;
+	if (!verbose_libbpf)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static double now_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+	return syscall(SYS_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+static const char *open_hint(int err)
+{
+	switch (err) {
+	case ENOENT:
+	case EOPNOTSUPP:
+		return " (not supported here: is there a hardware PMU? VMs often have none)";
+	case EACCES:
+	case EPERM:
+		return " (needs root or CAP_PERFMON, or a lower kernel.perf_event_paranoid)";
+	case EBUSY:
+		return " (the counter is held by another user, e.g. the NMI watchdog)";
+	case EINVAL:
+		return " (invalid for this PMU or group)";
+	default:
+		return "";
+	}
+}
+
+/* Open every event on every CPU, group members after their leader. */
+static int open_counters(struct collector *c, const struct event_list *el, char *err,
+			 size_t errlen)
+{
+	int map_fd = bpf_map__fd(c->skel->maps.counters);
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		for (int i = 0; i < el->nr; i++) {
+			const struct event_spec *e = &el->ev[i];
+			struct perf_event_attr attr;
+			int group_fd = -1, fd;
+			__u32 key = i * c->ncpus + cpu;
+
+			if (e->leader != i)
+				group_fd = c->fds[e->leader * c->ncpus + cpu];
+			event_to_attr(e, &attr);
+			fd = perf_event_open(&attr, cpu, group_fd);
+			if (fd < 0 && errno == ENODEV)
+				break;	/* CPU offline: its slots stay empty */
+			if (fd < 0) {
+				int e_no = errno;
+
+				snprintf(err, errlen, "failed to open event '%s' on CPU %d: %s%s",
+					 e->name, cpu, strerror(e_no), open_hint(e_no));
+				return -e_no;
+			}
+			c->fds[key] = fd;
+			if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
+				int e_no = errno;
+
+				snprintf(err, errlen,
+					 "failed to add event '%s' on CPU %d to the BPF map: %s",
+					 e->name, cpu, strerror(e_no));
+				return -e_no;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Each CPU reads the event index range [0, nr_events); hybrid groups will
+ * give each core type its own range. */
+static int init_cpu_states(struct collector *c)
+{
+	size_t sz = sizeof(struct cpu_state);
+	struct cpu_state *cs = c->percpu_buf;
+	__u32 zero = 0;
+
+	memset(cs, 0, sz * c->ncpus);
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		cs[cpu].ev_lo = 0;
+		cs[cpu].ev_hi = c->nr_events;
+	}
+	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
+}
+
+int collector__open(struct collector **out, const struct collector_opts *opts, char *err,
+		    size_t errlen)
+{
+	size_t bufsz;
+	struct collector *c;
+	int ret;
+
+	*out = NULL;
+	verbose_libbpf = opts->verbose;
+	libbpf_set_print(libbpf_print);
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	c->nr_events = opts->events->nr;
+	c->ncpus = libbpf_num_possible_cpus();
+	if (c->ncpus <= 0 || c->ncpus > MAX_CPUS) {
+		snprintf(err, errlen, "failed to count possible CPUs");
+		ret = -EINVAL;
+		goto fail;
+	}
+	/* per-CPU map values are padded to 8 bytes per CPU */
+	bufsz = sizeof(struct bucket_val) > sizeof(struct cpu_state) ? sizeof(struct bucket_val)
+								     : sizeof(struct cpu_state);
+	c->percpu_buf = calloc(c->ncpus, bufsz);
+	c->fds = malloc(sizeof(int) * (c->nr_events ? c->nr_events : 1) * c->ncpus);
+	if (!c->percpu_buf || !c->fds) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (int i = 0; i < c->nr_events * c->ncpus; i++)
+		c->fds[i] = -1;
+
+	c->skel = tdtop_bpf__open();
+	if (!c->skel) {
+		ret = -errno;
+		snprintf(err, errlen, "failed to open BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	c->skel->rodata->nr_cpus = c->ncpus;
+	bpf_map__set_max_entries(c->skel->maps.counters,
+				 (c->nr_events ? c->nr_events : 1) * c->ncpus);
+	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
+
+	ret = tdtop_bpf__load(c->skel);
+	if (ret) {
+		snprintf(err, errlen, "failed to load BPF program: %s%s", strerror(-ret),
+			 ret == -EPERM || ret == -EACCES
+				 ? " (needs root, or CAP_BPF and CAP_PERFMON)"
+				 : " (run with -v for the verifier log)");
+		goto fail;
+	}
+	ret = open_counters(c, opts->events, err, errlen);
+	if (ret)
+		goto fail;
+	ret = init_cpu_states(c);
+	if (ret) {
+		ret = -errno;
+		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
+		goto fail;
+	}
+	ret = tdtop_bpf__attach(c->skel);
+	if (ret) {
+		snprintf(err, errlen, "failed to attach to sched_switch: %s", strerror(-ret));
+		goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	collector__free(c);
+	return ret;
+}
+
+/* Charge the in-flight slice on every CPU (perf's bperf trick). */
+static void flush_cpus(struct collector *c)
+{
+	int prog_fd = bpf_program__fd(c->skel->progs.flush);
+
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, topts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+		/* an offline CPU fails with ENXIO; it has nothing in flight */
+		bpf_prog_test_run_opts(prog_fd, &topts);
+	}
+}
+
+static int read_buckets(struct collector *c, struct snapshot *snap)
+{
+	int fd = bpf_map__fd(c->skel->maps.buckets);
+	const struct bucket_val *per_cpu = c->percpu_buf;
+
+	for (__u32 b = 0; b < NR_BUCKETS; b++) {
+		struct bucket_val *sum = &snap->buckets[b];
+
+		if (bpf_map_lookup_elem(fd, &b, c->percpu_buf))
+			return -errno;
+		memset(sum, 0, sizeof(*sum));
+		for (int cpu = 0; cpu < c->ncpus; cpu++) {
+			const struct bucket_val *v = &per_cpu[cpu];
+
+			sum->cpu_ns += v->cpu_ns;
+			sum->slices += v->slices;
+			for (int i = 0; i < MAX_EVENTS; i++) {
+				sum->ev[i].count += v->ev[i].count;
+				sum->ev[i].enabled += v->ev[i].enabled;
+				sum->ev[i].running += v->ev[i].running;
+			}
+		}
+	}
+	return 0;
+}
+
+static int read_stats(struct collector *c, struct snapshot *snap)
+{
+	const struct stats *per_cpu = c->percpu_buf;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.health), &zero, c->percpu_buf))
+		return -errno;
+	memset(&snap->stats, 0, sizeof(snap->stats));
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		snap->stats.switches += per_cpu[cpu].switches;
+		snap->stats.dropped += per_cpu[cpu].dropped;
+		snap->stats.read_errors += per_cpu[cpu].read_errors;
+	}
+	return 0;
+}
+
+/* Batch-copy the task hash; the map may change under us, which at worst
+ * moves a few charges into the next interval. */
+static int read_tasks(struct collector *c, struct snapshot *snap)
+{
+	int fd = bpf_map__fd(c->skel->maps.tasks);
+	size_t cap = bpf_map__max_entries(c->skel->maps.tasks);
+	__u64 batch = 0;
+	bool first = true;
+
+	if (snapshot__reserve(snap, cap))
+		return -ENOMEM;
+	snap->nr = 0;
+	while (snap->nr < cap) {
+		__u32 count = cap - snap->nr;
+		int ret;
+
+		ret = bpf_map_lookup_batch(fd, first ? NULL : &batch, &batch, snap->keys + snap->nr,
+					   snap->vals + snap->nr, &count, NULL);
+		snap->nr += count;
+		first = false;
+		if (ret)
+			return errno == ENOENT ? 0 : -errno;
+	}
+	return 0;
+}
+
+int collector__snapshot(struct collector *c, struct snapshot *snap)
+{
+	int ret;
+
+	flush_cpus(c);
+	snap->mono_s = now_s(CLOCK_MONOTONIC);
+	snap->real_s = now_s(CLOCK_REALTIME);
+	ret = read_buckets(c, snap);
+	if (!ret)
+		ret = read_stats(c, snap);
+	if (!ret)
+		ret = read_tasks(c, snap);
+	return ret;
+}
+
+void collector__forget(struct collector *c, const struct task_key *keys, size_t n)
+{
+	int fd = bpf_map__fd(c->skel->maps.tasks);
+
+	for (size_t i = 0; i < n; i++)
+		bpf_map_delete_elem(fd, &keys[i]);
+}
+
+int collector__ncpus(const struct collector *c)
+{
+	return c->ncpus;
+}
+
+void collector__free(struct collector *c)
+{
+	if (!c)
+		return;
+	tdtop_bpf__destroy(c->skel);
+	if (c->fds) {
+		for (int i = 0; i < c->nr_events * c->ncpus; i++)
+			if (c->fds[i] >= 0)
+				close(c->fds[i]);
+	}
+	free(c->fds);
+	free(c->percpu_buf);
+	free(c);
+}

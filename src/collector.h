@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The live data source: loads the BPF program, opens one counting perf
+ * event per CPU per event, attaches to sched_switch and hands out
+ * snapshots of the cumulative per-task charges.
+ */
+#ifndef __TDTOP_COLLECTOR_H
+#define __TDTOP_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "events.h"
+#include "snapshot.h"
+
+struct collector;
+
+struct collector_opts {
+	const struct event_list *events;
+	size_t max_tasks;	/* capacity of the task map */
+	bool verbose;		/* pass libbpf's messages through */
+};
+
+/*
+ * Set everything up and take the first snapshot's baseline. On failure
+ * returns -errno with a one-line message (and hint) in *err*.
+ */
+int collector__open(struct collector **out, const struct collector_opts *opts,
+		    char *err, size_t errlen);
+
+/* Charge the running slices on every CPU, then copy all maps into *snap*. */
+int collector__snapshot(struct collector *c, struct snapshot *snap);
+
+/* Free the map entries of tasks that were reported as exited. */
+void collector__forget(struct collector *c, const struct task_key *keys, size_t n);
+
+int collector__ncpus(const struct collector *c);
+
+void collector__free(struct collector *c);
+
+#endif /* __TDTOP_COLLECTOR_H */

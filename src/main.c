@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tdtop: per-task counter attribution for every task on the machine.
+ * main() validates the command line, sets up the collector and runs the
+ * interval loop: snapshot -> deltas -> rows -> output.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include "aggregate.h"
+#include "collector.h"
+#include "events.h"
+#include "options.h"
+#include "output.h"
+#include "tracker.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static int install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* no SA_RESTART: the interval sleep must wake up on a signal */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		return -1;
+	/* a closed pipe shows up as a write error: ends the run quietly */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+static bool has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+/* Root, or CAP_BPF + CAP_PERFMON (CAP_SYS_ADMIN covers both). */
+static bool privileged(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, 39 /* CAP_BPF */) &&
+						has_cap(data, 38 /* CAP_PERFMON */));
+}
+
+static int check_pids(const struct options *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/proc/%d", o->pids[i]);
+		if (access(path, F_OK)) {
+			snprintf(err, errlen, "no process with PID %d", o->pids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Sleep until *deadline* (CLOCK_MONOTONIC) or a signal; skip ahead when late. */
+static void wait_until(struct timespec *deadline, double delay_s)
+{
+	struct timespec now;
+	long long step = (long long)(delay_s * 1e9);
+
+	deadline->tv_sec += step / 1000000000LL;
+	deadline->tv_nsec += step % 1000000000LL;
+	if (deadline->tv_nsec >= 1000000000L) {
+		deadline->tv_sec++;
+		deadline->tv_nsec -= 1000000000L;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > deadline->tv_sec ||
+	    (now.tv_sec == deadline->tv_sec && now.tv_nsec > deadline->tv_nsec))
+		*deadline = now;
+	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, deadline, NULL) == EINTR)
+		;
+}
+
+struct run {
+	struct collector *col;
+	struct tracker tracker;
+	struct snapshot snap;
+	struct sample sample;
+	struct output *out;
+	struct view view;
+	const char *names[MAX_EVENTS];
+	int nr_events;
+};
+
+/* One interval: read, diff, free exited tasks' entries, print. */
+static int step(struct run *r, bool *printed, char *err, size_t errlen)
+{
+	struct interval iv;
+	int ret;
+
+	*printed = false;
+	ret = collector__snapshot(r->col, &r->snap);
+	if (ret) {
+		snprintf(err, errlen, "failed to read the BPF maps: %s", strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	ret = tracker__update(&r->tracker, &r->snap, collector__ncpus(r->col), &r->sample);
+	if (ret < 0) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	collector__forget(r->col, r->tracker.gone, r->tracker.nr_gone);
+	if (ret == 1)
+		return EXIT_OK;	/* baseline */
+	if (aggregate(&r->sample, &r->view, r->nr_events, r->names, &iv)) {
+		snprintf(err, errlen, "out of memory");
+		return EXIT_RUNTIME;
+	}
+	ret = output__interval(r->out, &iv);
+	interval__free_rows(&iv);
+	*printed = true;
+	/* the reader went away (e.g. | head): a normal end */
+	return ret ? -1 : EXIT_OK;
+}
+
+static int run_loop(struct run *r, const struct options *o, char *err, size_t errlen)
+{
+	struct timespec deadline;
+	long done = 0;
+	bool printed;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	ret = step(r, &printed, err, errlen);
+	while (ret == EXIT_OK && !stop) {
+		wait_until(&deadline, o->delay_s);
+		/* an interrupted interval is still reported: no data lost */
+		ret = step(r, &printed, err, errlen);
+		if (printed && o->iterations && ++done >= o->iterations)
+			break;
+	}
+	return ret < 0 ? EXIT_OK : ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *sysfs = getenv("TDTOP_SYSFS") ? getenv("TDTOP_SYSFS") : "/sys";
+	struct collector_opts copts = {};
+	struct event_list events = {};
+	struct run r = {};
+	struct options o;
+	char err[512] = "";
+	int ret = EXIT_USAGE;
+
+	if (options_parse(argc, argv, &o, err, sizeof(err)))
+		goto out;
+	if (o.help) {
+		options_usage(stdout);
+		return EXIT_OK;
+	}
+	if (o.version) {
+		printf("tdtop %s\n", TDTOP_VERSION);
+		return EXIT_OK;
+	}
+	if (o.list_events) {
+		events_print_list(sysfs, stdout);
+		return EXIT_OK;
+	}
+	if (events_parse(sysfs, o.events ? o.events : DEFAULT_EVENTS, &events, err, sizeof(err)))
+		goto out;
+	r.nr_events = events.nr;
+	for (int i = 0; i < events.nr; i++)
+		r.names[i] = events.ev[i].name;
+	r.view.by = o.threads ? BY_THREAD : BY_PROCESS;
+	r.view.pids = o.pids;
+	r.view.nr_pids = o.nr_pids;
+	r.view.top = o.top;
+	r.view.sort.kind = SORT_CPU;
+	if (o.sort && sort_key_parse(o.sort, r.names, r.nr_events, &r.view.sort)) {
+		snprintf(err, sizeof(err), "unknown sort key '%s' (want cpu, pid, comm or an event)",
+			 o.sort);
+		goto out;
+	}
+	if (check_pids(&o, err, sizeof(err)))
+		goto out;
+
+	ret = EXIT_RUNTIME;
+	if (!privileged()) {
+		snprintf(err, sizeof(err),
+			 "tdtop needs root, or the CAP_BPF and CAP_PERFMON capabilities");
+		goto out;
+	}
+	if (install_signals()) {
+		snprintf(err, sizeof(err), "failed to install signal handlers: %s",
+			 strerror(errno));
+		goto out;
+	}
+	r.out = output__new(o.format, stdout);
+	if (!r.out) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto out;
+	}
+	copts.events = &events;
+	copts.max_tasks = o.max_tasks;
+	copts.verbose = o.verbose;
+	if (collector__open(&r.col, &copts, err, sizeof(err)))
+		goto out;
+	ret = run_loop(&r, &o, err, sizeof(err));
+out:
+	if (ret != EXIT_OK && err[0])
+		fprintf(stderr, "tdtop: %s\n", err);
+	collector__free(r.col);
+	output__free(r.out);
+	tracker__free(&r.tracker);
+	snapshot__free(&r.snap);
+	sample__free(&r.sample);
+	return ret;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+
+/* The kernel's PID_MAX_LIMIT: no PID can be larger. */
+#define PID_MAX 4194304
+
+enum {
+	OPT_TOP = 0x100,
+	OPT_LIST_EVENTS,
+	OPT_MAX_TASKS,
+};
+
+static const struct option long_opts[] = {
+	{ "events", required_argument, NULL, 'e' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "threads", no_argument, NULL, 'H' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "batch", no_argument, NULL, 'b' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{},
+};
+
+void options_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: tdtop [OPTIONS]\n"
+"Show which processes and threads use the CPU, and what their counters say,\n"
+"for every task on the machine at once. Counters are read at each context\n"
+"switch by a BPF program and charged to the task leaving the CPU.\n"
+"\n"
+"Selection:\n"
+"  -e, --events LIST      comma-separated events (default: " DEFAULT_EVENTS ")\n"
+"                         software: cpu-clock task-clock context-switches (cs)\n"
+"                           cpu-migrations page-faults (faults) minor-faults major-faults\n"
+"                         hardware: cycles instructions branches branch-misses\n"
+"                           cache-references cache-misses ref-cycles ...\n"
+"                         sysfs PMU events: pmu/name/ or pmu/event=0x3c,umask=0x1/\n"
+"                         raw: rNNNN (hex)\n"
+"      --list-events      list the events this machine offers and exit\n"
+"  -p, --pid PID[,PID...] only these processes (and their threads)\n"
+"  -H, --threads          one row per thread instead of per process\n"
+"\n"
+"Output:\n"
+"  -d, --delay SECS       interval between updates, fractional (default 1)\n"
+"  -n, --iterations N     stop after N intervals (default: until interrupted)\n"
+"  -b, --batch            plain text without terminal control\n"
+"  -o, --output FMT       text, json (JSON Lines) or csv (default text)\n"
+"  -s, --sort KEY         cpu (default), pid, comm, or an event name\n"
+"      --top N            at most N rows per interval\n"
+"      --max-tasks N      capacity of the kernel task table (default %d);\n"
+"                         when full, charges are counted as dropped, never lost silently\n"
+"  -v, --verbose          show libbpf's messages\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"Examples:\n"
+"  sudo tdtop -b -n 5                      five one-second intervals as text\n"
+"  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
+"  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
+"\n"
+"Needs root, or CAP_BPF and CAP_PERFMON. Nothing stays loaded after exit.\n"
+"Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
+		DEFAULT_MAX_TASKS);
+}
+
+/* Strict whole-string decimal integer in [min, max]. */
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	const char *p = arg;
+
+	o->nr_pids = 0;
+	for (;;) {
+		char buf[16];
+		size_t len = strcspn(p, ",");
+		long pid;
+
+		if (len == 0 || len >= sizeof(buf)) {
+			snprintf(err, errlen, "invalid PID list '%s'", arg);
+			return -1;
+		}
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (parse_long(buf, 1, PID_MAX, &pid)) {
+			snprintf(err, errlen, "invalid PID '%s' (want 1..%d)", buf, PID_MAX);
+			return -1;
+		}
+		if (o->nr_pids == MAX_PIDS) {
+			snprintf(err, errlen, "too many PIDs (at most %d)", MAX_PIDS);
+			return -1;
+		}
+		o->pids[o->nr_pids++] = (int)pid;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+static int parse_delay(const char *arg, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	/* 10 ms floor: shorter intervals measure mostly tdtop itself */
+	if (errno || end == arg || *end || !isfinite(v) || v < 0.01 || v > 86400)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void set_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->delay_s = 1.0;
+	o->format = OUTPUT_TEXT;
+	o->max_tasks = DEFAULT_MAX_TASKS;
+}
+
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	long v;
+	int c;
+
+	set_defaults(o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":e:p:Hd:n:bo:s:vhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o->events = optarg;
+			break;
+		case 'p':
+			if (parse_pids(optarg, o, err, errlen))
+				return -1;
+			break;
+		case 'H':
+			o->threads = true;
+			break;
+		case 'd':
+			if (parse_delay(optarg, &o->delay_s)) {
+				snprintf(err, errlen,
+					 "invalid delay '%s' (want seconds from 0.01 to 86400)",
+					 optarg);
+				return -1;
+			}
+			break;
+		case 'n':
+			if (parse_long(optarg, 1, 1000000000L, &o->iterations)) {
+				snprintf(err, errlen, "invalid iteration count '%s' (want >= 1)",
+					 optarg);
+				return -1;
+			}
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case 'o':
+			if (output_format_parse(optarg, &o->format)) {
+				snprintf(err, errlen, "invalid output format '%s' (want text, json or csv)",
+					 optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			o->sort = optarg;
+			break;
+		case OPT_TOP:
+			if (parse_long(optarg, 1, 1000000000L, &v)) {
+				snprintf(err, errlen, "invalid --top '%s' (want >= 1)", optarg);
+				return -1;
+			}
+			o->top = v;
+			break;
+		case OPT_MAX_TASKS:
+			if (parse_long(optarg, 16, 4194304, &v)) {
+				snprintf(err, errlen, "invalid --max-tasks '%s' (want 16..4194304)",
+					 optarg);
+				return -1;
+			}
+			o->max_tasks = v;
+			break;
+		case OPT_LIST_EVENTS:
+			o->list_events = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			return -1;
+		default:
+			snprintf(err, errlen, "unknown option '%s' (see tdtop --help)",
+				 argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s' (see tdtop --help)", argv[optind]);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The command line: parsing and validation of every option value. */
+#ifndef __TDTOP_OPTIONS_H
+#define __TDTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "output.h"
+
+#define MAX_PIDS 1024
+#define DEFAULT_EVENTS "cpu-clock,context-switches,page-faults"
+#define DEFAULT_MAX_TASKS 32768
+
+/* Exit codes, documented in --help and the README. */
+enum {
+	EXIT_OK = 0,
+	EXIT_RUNTIME = 1,
+	EXIT_USAGE = 2,
+};
+
+struct options {
+	const char *events;	/* -e; NULL for the default */
+	int pids[MAX_PIDS];
+	size_t nr_pids;
+	bool threads;
+	double delay_s;
+	long iterations;	/* 0: until interrupted */
+	bool batch;
+	enum output_format format;
+	const char *sort;	/* NULL: by CPU time */
+	size_t top;		/* 0: all rows */
+	size_t max_tasks;
+	bool list_events;
+	bool verbose;
+	bool help;
+	bool version;
+};
+
+/*
+ * Fill *o* from argv. Returns 0, or -1 with a one-line message in *err*
+ * for a usage error (exit code 2).
+ */
+int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+void options_usage(FILE *f);
+
+#endif /* __TDTOP_OPTIONS_H */
