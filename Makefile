@@ -4,7 +4,7 @@
 #   make test       unit tests (no root) then integration tests (root, BPF)
 #   make test-unit  only the unit tests
 #   make SAN=1 ...  the same with AddressSanitizer + UBSan (./tdtop-san)
-#   make deps       install the Debian packages the build and tests need
+#   ./make.sh TARGET  the same after installing missing Debian packages
 
 CC ?= cc
 CLANG ?= clang
@@ -55,7 +55,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test test-unit test-integration deps run helpers
+.PHONY: all clean test test-unit test-integration run helpers
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -111,9 +111,6 @@ test-integration: $(BIN) helpers
 test: $(BIN) $(OUT)/unit/run helpers
 	$(Q)TDTOP=$(CURDIR)/$(BIN) HELPERS=$(CURDIR)/$(OUT)/helpers UNIT=$(CURDIR)/$(OUT)/unit/run \
 		tests/run
-
-deps:
-	$(Q)./make.sh deps
 
 run: $(BIN)
 	$(Q)./$(BIN) $(ARGS)

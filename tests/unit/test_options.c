@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Command-line parsing: values, defaults and every usage error. */
+#include "options.h"
+#include "test.h"
+
+#define ARGV(...) ((char *[]){ "tdtop", __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ "tdtop", __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(o, ...) options_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o, err, sizeof(err))
+
+static char err[256];
+
+TEST(options_defaults)
+{
+	struct options o;
+	char *argv[] = { "tdtop", NULL };
+
+	CHECK_INT(options_parse(1, argv, &o, err, sizeof(err)), 0);
+	CHECK_NEAR(o.delay_s, 1.0, 0);
+	CHECK_INT(o.iterations, 0);
+	CHECK_INT(o.format, OUTPUT_TEXT);
+	CHECK_INT(o.max_tasks, DEFAULT_MAX_TASKS);
+	CHECK(o.events == NULL && !o.threads && !o.batch && o.nr_pids == 0);
+}
+
+TEST(options_values)
+{
+	struct options o;
+
+	CHECK_INT(PARSE(&o, "-e", "cs,faults", "-p", "12,34", "-H", "-d", "0.25", "-n", "3", "-b",
+			"-o", "json", "-s", "cs", "--top", "5", "--max-tasks", "100"),
+		  0);
+	CHECK_STR(o.events, "cs,faults");
+	CHECK_INT(o.nr_pids, 2);
+	CHECK_INT(o.pids[1], 34);
+	CHECK(o.threads && o.batch);
+	CHECK_NEAR(o.delay_s, 0.25, 1e-12);
+	CHECK_INT(o.iterations, 3);
+	CHECK_INT(o.format, OUTPUT_JSON);
+	CHECK_STR(o.sort, "cs");
+	CHECK_INT(o.top, 5);
+	CHECK_INT(o.max_tasks, 100);
+	CHECK_INT(PARSE(&o, "--output=csv", "--delay=2", "--threads"), 0);
+	CHECK_INT(o.format, OUTPUT_CSV);
+}
+
+TEST(options_usage_errors)
+{
+	struct options o;
+
+	CHECK_INT(PARSE(&o, "-d", "-1"), -1);
+	CHECK(strstr(err, "invalid delay") != NULL);
+	CHECK_INT(PARSE(&o, "-d", "abc"), -1);
+	CHECK_INT(PARSE(&o, "-d", "nan"), -1);
+	CHECK_INT(PARSE(&o, "-d", "inf"), -1);
+	CHECK_INT(PARSE(&o, "-d", "1e400"), -1);
+	CHECK_INT(PARSE(&o, "-d", "0"), -1);
+	CHECK_INT(PARSE(&o, "-n", "0"), -1);
+	CHECK_INT(PARSE(&o, "-n", "-3"), -1);
+	CHECK_INT(PARSE(&o, "-n", "5x"), -1);
+	CHECK_INT(PARSE(&o, "-n", "99999999999999999999"), -1);
+	CHECK_INT(PARSE(&o, "-p", "0"), -1);
+	CHECK_INT(PARSE(&o, "-p", "-5"), -1);
+	CHECK_INT(PARSE(&o, "-p", "1,,2"), -1);
+	CHECK_INT(PARSE(&o, "-p", "1,"), -1);
+	CHECK_INT(PARSE(&o, "-p", "99999999"), -1);
+	CHECK_INT(PARSE(&o, "-o", "xml"), -1);
+	CHECK(strstr(err, "xml") != NULL);
+	CHECK_INT(PARSE(&o, "--top", "0"), -1);
+	CHECK_INT(PARSE(&o, "--max-tasks", "3"), -1);
+	CHECK_INT(PARSE(&o, "--bogus"), -1);
+	CHECK(strstr(err, "unknown option") != NULL);
+	CHECK_INT(PARSE(&o, "-x"), -1);
+	CHECK_INT(PARSE(&o, "-e"), -1);
+	CHECK(strstr(err, "needs a value") != NULL);
+	CHECK_INT(PARSE(&o, "stray"), -1);
+	CHECK(strstr(err, "unexpected argument") != NULL);
+}
+
+TEST(options_usage_text_mentions_exit_codes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	options_usage(f);
+	fclose(f);
+	CHECK(strstr(buf, "Exit status: 0 success, 1 runtime failure, 2 usage error") != NULL);
+	CHECK(strstr(buf, "--events") && strstr(buf, "--list-events") && strstr(buf, "--max-tasks"));
+	free(buf);
+}
