@@ -5,6 +5,27 @@
 #include <string.h>
 #include "aggregate.h"
 
+#define TD_FIELD(n, f) { n, offsetof(struct row, td.f) }
+
+const struct td_sort_field td_sort_fields[] = {
+	TD_FIELD("retiring", retiring),
+	TD_FIELD("bad-spec", bad_speculation),
+	TD_FIELD("frontend", frontend_bound),
+	TD_FIELD("backend", backend_bound),
+	TD_FIELD("heavy-ops", heavy_ops),
+	TD_FIELD("light-ops", light_ops),
+	TD_FIELD("branch-mispredicts", branch_mispredicts),
+	TD_FIELD("machine-clears", machine_clears),
+	TD_FIELD("fetch-latency", fetch_latency),
+	TD_FIELD("fetch-bandwidth", fetch_bandwidth),
+	TD_FIELD("memory-bound", memory_bound),
+	TD_FIELD("core-bound", core_bound),
+	TD_FIELD("slots", slots),
+	{ "ipc", offsetof(struct row, ipc) },
+};
+
+const int nr_td_sort_fields = sizeof(td_sort_fields) / sizeof(td_sort_fields[0]);
+
 int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
 {
 	static const struct {
@@ -19,10 +40,18 @@ int sort_key_parse(const char *s, const char *const *names, int nr_names, struct
 			return 0;
 		}
 	}
+	/* event names first: an event called "slots" means its count */
 	for (int i = 0; i < nr_names; i++) {
 		if (!strcmp(s, names[i])) {
 			key->kind = SORT_EVENT;
 			key->event = i;
+			return 0;
+		}
+	}
+	for (int i = 0; i < nr_td_sort_fields; i++) {
+		if (!strcmp(s, td_sort_fields[i].name)) {
+			key->kind = SORT_TD;
+			key->field = i;
 			return 0;
 		}
 	}
@@ -37,6 +66,22 @@ static bool pid_wanted(const struct view *v, __u32 pid)
 		if ((__u32)v->pids[i] == pid)
 			return true;
 	return false;
+}
+
+/* The name filter applies to what the row shows: thread or process name. */
+static bool comm_wanted(const struct view *v, const struct row *r)
+{
+	return !v->comm || strstr(r->comm, v->comm);
+}
+
+static size_t filter_comm(const struct view *v, struct row *rows, size_t n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (comm_wanted(v, &rows[i]))
+			rows[kept++] = rows[i];
+	return kept;
 }
 
 static void bucket_to_model(struct delta *dst, __u64 *cpu_ns, const struct bucket_delta *b)
@@ -59,6 +104,7 @@ static void row_add(struct row *r, const struct task_delta *t)
 static void row_init(struct row *r, enum row_kind kind, const struct task_delta *t)
 {
 	memset(r, 0, sizeof(*r));
+	r->ipc = NAN;
 	r->kind = kind;
 	r->pid = t->pid;
 	r->tid = kind == ROW_THREAD ? (int)t->tid : (int)t->pid;
@@ -111,6 +157,13 @@ static int row_cmp(const void *a, const void *b, void *key)
 		c = cmp_double_desc(delta_scaled(&x->ev[sort_by->event]),
 				    delta_scaled(&y->ev[sort_by->event]));
 		break;
+	case SORT_TD: {
+		size_t off = td_sort_fields[sort_by->field].offset;
+
+		c = cmp_double_desc(*(const double *)((const char *)x + off),
+				    *(const double *)((const char *)y + off));
+		break;
+	}
 	}
 	if (!c)
 		c = (x->pid > y->pid) - (x->pid < y->pid);
@@ -205,15 +258,18 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 		free(tasks);
 		return -ENOMEM;
 	}
-	nr_rows = build_rows(s, v, rows, tasks);
+	nr_rows = filter_comm(v, rows, build_rows(s, v, rows, tasks));
 	free(tasks);
-
-	qsort_r(rows, nr_rows, sizeof(*rows), row_cmp, (void *)&v->sort);
-	if (v->top && nr_rows > v->top)
-		nr_rows = v->top;
 	iv->rows = rows;
 	iv->nr_rows = nr_rows;
 	return 0;
+}
+
+void interval__sort(struct interval *iv, const struct view *v)
+{
+	qsort_r(iv->rows, iv->nr_rows, sizeof(*iv->rows), row_cmp, (void *)&v->sort);
+	if (v->top && iv->nr_rows > v->top)
+		iv->nr_rows = v->top;
 }
 
 void interval__free_rows(struct interval *iv)

@@ -21,33 +21,49 @@ enum sort_kind {
 	SORT_PID,	/* ascending */
 	SORT_COMM,	/* ascending */
 	SORT_EVENT,	/* an event's scaled count, descending */
+	SORT_TD,	/* a TopDown fraction (or slots, IPC), descending */
 };
 
 struct sort_key {
 	enum sort_kind kind;
 	int event;	/* SORT_EVENT: index into the event list */
+	int field;	/* SORT_TD: index into td_sort_fields[] */
 };
+
+/* The TopDown values rows can be sorted by, with their --sort names. */
+struct td_sort_field {
+	const char *name;
+	size_t offset;	/* of a double in struct row */
+};
+
+extern const struct td_sort_field td_sort_fields[];
+extern const int nr_td_sort_fields;
 
 struct view {
 	enum group_by by;
 	const int *pids;	/* only these processes; none means all */
 	size_t nr_pids;
+	const char *comm;	/* only rows whose name contains this; NULL: all */
 	struct sort_key sort;
 	size_t top;		/* at most this many rows; 0 = all */
 };
 
 /*
- * Parse a --sort value: "cpu", "pid", "comm" or one of *names*.
- * Returns -1 when it is none of them.
+ * Parse a --sort value: "cpu", "pid", "comm", a TopDown field name or one
+ * of the event *names*. Returns -1 when it is none of them.
  */
 int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
 
 /*
- * Build *iv* from *s*. iv->rows is allocated (free with interval__free_rows);
- * the event names are borrowed. -ENOMEM on allocation failure.
+ * Build *iv* from *s*: grouped and filtered rows, unsorted. iv->rows is
+ * allocated (free with interval__free_rows); the event names are borrowed.
+ * -ENOMEM on allocation failure.
  */
 int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv);
+
+/* Order the rows by v->sort and keep the first v->top. */
+void interval__sort(struct interval *iv, const struct view *v);
 
 void interval__free_rows(struct interval *iv);
 

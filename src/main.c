@@ -129,6 +129,7 @@ static int step(struct run *r, bool *printed, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
+	interval__sort(&iv, &r->view);
 	ret = output__interval(r->out, &iv);
 	interval__free_rows(&iv);
 	*printed = true;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "tdtop.h"
+#include "topdown.h"
 
 enum row_kind {
 	ROW_PROCESS,
@@ -32,6 +33,8 @@ struct row {
 	int nr_threads;		/* process rows: threads charged this interval */
 	__u64 cpu_ns;
 	struct delta ev[MAX_EVENTS];
+	struct td_result td;	/* valid only when the interval is TopDown */
+	double ipc;		/* NAN when cycles/instructions are not counted */
 };
 
 struct interval {
@@ -49,6 +52,12 @@ struct interval {
 	__u64 dropped;		/* slices charged to no task: map full */
 	__u64 read_errors;	/* counter reads that failed */
 	__u64 switches;
+	bool topdown;		/* rows carry a TopDown breakdown */
+	int level;		/* TopDown level shown: 1 or 2 */
+	const char *method;	/* td_method_name(), or "none" */
+	struct td_result td;	/* all tasks together, idle excluded */
+	double ipc;
+	const char *notice;	/* why TopDown is not shown, or NULL */
 	size_t nr_rows;
 	struct row *rows;
 };

@@ -56,6 +56,7 @@ TEST(aggregate_process_rollup)
 
 	fixture(&s);
 	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	interval__sort(&iv, &v);
 	CHECK_INT(iv.nr_rows, 4);
 	CHECK_U64(iv.total_cpu_ns, 2000000000);
 	CHECK_U64(iv.dropped, 3);
@@ -93,6 +94,7 @@ TEST(aggregate_threads_filter_sort_top)
 	v.pids = pids;
 	v.nr_pids = 1;
 	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	interval__sort(&iv, &v);
 	CHECK_INT(iv.nr_rows, 2);	/* 3 threads of pid 10, cut to 2 */
 	CHECK_INT(iv.rows[0].tid, 10);	/* 5 switches */
 	CHECK_INT(iv.rows[1].tid, 12);	/* 2 switches */
@@ -113,8 +115,29 @@ TEST(aggregate_sort_keys)
 	CHECK_INT(sort_key_parse("cpu-clock", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_EVENT);
 	CHECK_INT(k.event, 0);
+	CHECK_INT(sort_key_parse("backend", names, 2, &k), 0);
+	CHECK_INT(k.kind, SORT_TD);
+	CHECK_STR(td_sort_fields[k.field].name, "backend");
 	CHECK_INT(sort_key_parse("bogus", names, 2, &k), -1);
 	CHECK_INT(sort_key_parse("", names, 2, &k), -1);
+}
+
+TEST(aggregate_comm_filter_and_td_sort)
+{
+	struct view v = { .by = BY_THREAD, .comm = "web" };
+	struct sample s;
+	struct interval iv;
+
+	fixture(&s);
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 2);	/* web, web-worker */
+	iv.rows[0].td.backend_bound = NAN;
+	iv.rows[1].td.backend_bound = 0.4;
+	CHECK_INT(sort_key_parse("backend", names, 2, &v.sort), 0);
+	interval__sort(&iv, &v);
+	CHECK_NEAR(iv.rows[0].td.backend_bound, 0.4, 0);	/* NaN last */
+	interval__free_rows(&iv);
+	sample__free(&s);
 }
 
 TEST(aggregate_empty_sample)
