@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * JSON Lines output: per interval one "interval" object with the totals,
+ * then one "process" or "thread" object per row.
+ */
+#include <math.h>
+#include <string.h>
+#include "format.h"
+#include "json.h"
+#include "output.h"
+
+/* Scaled and rounded; exact for unscaled counts, null when never counted. */
+static void put_count(struct json_writer *w, const struct delta *d)
+{
+	double v;
+
+	if (d->running == d->enabled) {
+		json__uint(w, d->count);
+		return;
+	}
+	v = delta_scaled(d);
+	json__double(w, isnan(v) ? v : round(v));
+}
+
+/* {<event>: count, ...} */
+static void put_counts(struct json_writer *w, const struct interval *iv, const char *key,
+		       const struct delta *ev)
+{
+	int nr = iv_nr_events(iv);
+	char name[32];
+
+	json__key(w, key);
+	json__begin_object(w);
+	for (int i = 0; i < nr; i++) {
+		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
+		put_count(w, &ev[i]);
+	}
+	json__end_object(w);
+}
+
+static void put_running(struct json_writer *w, const struct interval *iv)
+{
+	int nr = iv_nr_events(iv);
+	char name[32];
+
+	json__key(w, "running");
+	json__begin_object(w);
+	for (int i = 0; i < nr; i++) {
+		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
+		json__double(w, delta_running_share(&iv->totals[i]));
+	}
+	json__end_object(w);
+}
+
+/* The unscaled totals, so a consumer can judge how much scaling was done. */
+static void put_raw(struct json_writer *w, const struct interval *iv)
+{
+	int nr = iv_nr_events(iv);
+	char name[32];
+
+	json__key(w, "raw");
+	json__begin_object(w);
+	for (int i = 0; i < nr; i++) {
+		const struct delta *d = &iv->totals[i];
+
+		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
+		json__begin_object(w);
+		json__key(w, "count");
+		json__uint(w, d->count);
+		json__key(w, "enabled");
+		json__uint(w, d->enabled);
+		json__key(w, "running");
+		json__uint(w, d->running);
+		json__end_object(w);
+	}
+	json__end_object(w);
+}
+
+static void put_interval(struct json_writer *w, const struct interval *iv)
+{
+	json__begin_object(w);
+	json__key(w, "type");
+	json__string(w, "interval");
+	json__key(w, "ts");
+	json__double(w, iv->ts);
+	json__key(w, "interval_s");
+	json__double(w, iv->interval_s);
+	json__key(w, "ncpus");
+	json__int(w, iv->ncpus);
+	put_counts(w, iv, "totals", iv->totals);
+	put_counts(w, iv, "idle", iv->idle);
+	put_counts(w, iv, "lost", iv->lost);
+	json__key(w, "cpu_ns");
+	json__begin_object(w);
+	json__key(w, "total");
+	json__uint(w, iv->total_cpu_ns);
+	json__key(w, "idle");
+	json__uint(w, iv->idle_cpu_ns);
+	json__key(w, "lost");
+	json__uint(w, iv->lost_cpu_ns);
+	json__end_object(w);
+	put_running(w, iv);
+	if (iv_min_running_share(iv) < 1.0)
+		put_raw(w, iv);
+	json__key(w, "dropped");
+	json__uint(w, iv->dropped);
+	json__key(w, "read_errors");
+	json__uint(w, iv->read_errors);
+	json__key(w, "switches");
+	json__uint(w, iv->switches);
+	json__end_object(w);
+	json__newline(w);
+}
+
+static void put_row(struct json_writer *w, const struct interval *iv, const struct row *r)
+{
+	bool thread = r->kind == ROW_THREAD;
+
+	json__begin_object(w);
+	json__key(w, "type");
+	json__string(w, thread ? "thread" : "process");
+	json__key(w, "pid");
+	json__int(w, r->pid);
+	if (thread) {
+		json__key(w, "tid");
+		json__int(w, r->tid);
+	}
+	json__key(w, "comm");
+	json__string_n(w, r->comm, strnlen(r->comm, sizeof(r->comm)));
+	json__key(w, "cpu_ns");
+	json__uint(w, r->cpu_ns);
+	json__key(w, "cpu_pct");
+	json__double(w, iv_cpu_pct(iv, r->cpu_ns));
+	if (!thread) {
+		json__key(w, "threads");
+		json__int(w, r->nr_threads);
+	}
+	if (r->exited) {
+		json__key(w, "exited");
+		json__bool(w, true);
+	}
+	put_counts(w, iv, "counts", r->ev);
+	json__end_object(w);
+	json__newline(w);
+}
+
+int output_json_write(struct json_writer *w, const struct interval *iv)
+{
+	put_interval(w, iv);
+	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)
+		put_row(w, iv, &iv->rows[i]);
+	return json__ok(w) ? 0 : -1;
+}

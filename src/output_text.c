@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The output object that dispatches an interval to its format, and the
+ * plain-text batch format: a top-like header block, then aligned rows.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "format.h"
+#include "json.h"
+#include "output.h"
+
+struct output {
+	enum output_format fmt;
+	FILE *f;
+	struct json_writer *json;
+	int csv_columns;	/* events in the last CSV header, -1: none yet */
+};
+
+/* Event columns are at least this wide, so "12.3K" and "-" line up. */
+#define MIN_EVENT_WIDTH 6
+/* Sanitised event names; longer ones are cut in the text output only. */
+#define NAME_LEN 80
+
+struct output *output__new(enum output_format fmt, FILE *f)
+{
+	struct output *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->fmt = fmt;
+	o->f = f;
+	o->csv_columns = -1;
+	if (fmt == OUTPUT_JSON) {
+		o->json = json__new(f);
+		if (!o->json) {
+			free(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+void output__free(struct output *o)
+{
+	if (!o)
+		return;
+	json__free(o->json);
+	free(o);
+}
+
+int output_format_parse(const char *s, enum output_format *fmt)
+{
+	static const struct {
+		const char *name;
+		enum output_format fmt;
+	} formats[] = {
+		{ "text", OUTPUT_TEXT },
+		{ "json", OUTPUT_JSON },
+		{ "csv", OUTPUT_CSV },
+	};
+
+	for (size_t i = 0; s && i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(s, formats[i].name)) {
+			*fmt = formats[i].fmt;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int output__interval(struct output *o, const struct interval *iv)
+{
+	int err;
+
+	switch (o->fmt) {
+	case OUTPUT_JSON:
+		err = output_json_write(o->json, iv);
+		break;
+	case OUTPUT_CSV:
+		err = output_csv_write(o->f, iv, &o->csv_columns);
+		break;
+	default:
+		err = output_text_write(o->f, iv);
+		break;
+	}
+	/* fflush() first: buffered writes only fail here. */
+	if (fflush(o->f) == EOF || err || ferror(o->f))
+		return -1;
+	return 0;
+}
+
+static void put_clock(FILE *f, double ts)
+{
+	char buf[16] = "--:--:--";
+	struct tm tm;
+	time_t t;
+
+	if (isfinite(ts) && ts >= 0 && ts < 1e15) {
+		t = (time_t)ts;
+		if (localtime_r(&t, &tm))
+			strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	}
+	fputs(buf, f);
+}
+
+/* "12.3" with one decimal, or "-" when unknown. */
+static const char *pct_str(char *buf, size_t size, double pct)
+{
+	if (isfinite(pct))
+		snprintf(buf, size, "%.1f", pct);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+static const char *text_name(const struct interval *iv, int i, char *buf, size_t size)
+{
+	char tmp[32];
+	const char *name = iv_event_name(iv, i, tmp, sizeof(tmp));
+
+	fmt_comm_ascii(buf, size, name, strlen(name));
+	return buf;
+}
+
+static void put_header(FILE *f, const struct interval *iv)
+{
+	int nr = iv_nr_events(iv);
+	char name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
+	double busy = NAN, share;
+
+	fputs("tdtop - ", f);
+	put_clock(f, iv->ts);
+	fprintf(f, " interval %.2fs, %d CPUs, %zu rows, switches %llu\n", iv->interval_s,
+		iv->ncpus, iv->rows ? iv->nr_rows : 0, (unsigned long long)iv->switches);
+
+	if (iv->ncpus > 0) {
+		__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ?
+				iv->total_cpu_ns - iv->idle_cpu_ns : 0;
+
+		busy = iv_cpu_pct(iv, busy_ns) / iv->ncpus;
+	}
+	fprintf(f, "Totals: busy %s%s", pct_str(pct, sizeof(pct), busy), isfinite(busy) ? "%" : "");
+	for (int i = 0; i < nr; i++)
+		fprintf(f, ", %s %s", text_name(iv, i, name, sizeof(name)),
+			fmt_compact(num, sizeof(num), delta_scaled(&iv->totals[i])));
+	fputc('\n', f);
+
+	if (iv->dropped)
+		fprintf(f, "warning: dropped %llu slices: task map full (raise --max-tasks)\n",
+			(unsigned long long)iv->dropped);
+	if (iv->read_errors)
+		fprintf(f, "warning: %llu counter reads failed\n",
+			(unsigned long long)iv->read_errors);
+	share = iv_min_running_share(iv);
+	if (share < 1.0)
+		fprintf(f, "warning: counted %.1f%% of the time (multiplexed), counts scaled\n",
+			share * 100.0);
+}
+
+static bool has_threads(const struct interval *iv)
+{
+	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)
+		if (iv->rows[i].kind == ROW_THREAD)
+			return true;
+	return false;
+}
+
+static int event_width(const char *name)
+{
+	int len = (int)strlen(name);
+
+	return len > MIN_EVENT_WIDTH ? len : MIN_EVENT_WIDTH;
+}
+
+static void put_columns(FILE *f, const struct interval *iv, bool threads)
+{
+	int nr = iv_nr_events(iv);
+	char name[NAME_LEN];
+
+	fprintf(f, "%7s", "PID");
+	if (threads)
+		fprintf(f, " %7s", "TID");
+	fprintf(f, " %-15s %6s", "COMM", "CPU%");
+	for (int i = 0; i < nr; i++) {
+		text_name(iv, i, name, sizeof(name));
+		fprintf(f, " %*s", event_width(name), name);
+	}
+	fputc('\n', f);
+}
+
+static void put_row(FILE *f, const struct interval *iv, const struct row *r, bool threads)
+{
+	char comm[TASK_COMM_LEN], name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
+	int nr = iv_nr_events(iv);
+
+	fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
+	fprintf(f, "%7d", r->pid);
+	if (threads) {
+		if (r->kind == ROW_THREAD)
+			fprintf(f, " %7d", r->tid);
+		else
+			fprintf(f, " %7s", "-");
+	}
+	fprintf(f, " %-15s %6s", comm, pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+	for (int i = 0; i < nr; i++) {
+		text_name(iv, i, name, sizeof(name));
+		fprintf(f, " %*s", event_width(name),
+			fmt_compact(num, sizeof(num), delta_scaled(&r->ev[i])));
+	}
+	if (r->exited)
+		fputs(" (exited)", f);
+	fputc('\n', f);
+}
+
+int output_text_write(FILE *f, const struct interval *iv)
+{
+	bool threads = has_threads(iv);
+
+	put_header(f, iv);
+	put_columns(f, iv, threads);
+	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)
+		put_row(f, iv, &iv->rows[i], threads);
+	fputc('\n', f);
+	return ferror(f) ? -1 : 0;
+}
