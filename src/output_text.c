@@ -1,95 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The output object that dispatches an interval to its format, and the
- * plain-text batch format: a top-like header block, then aligned rows.
- */
+/* The plain-text batch format: a top-like header block, then aligned rows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "format.h"
-#include "json.h"
 #include "output.h"
-
-struct output {
-	enum output_format fmt;
-	FILE *f;
-	struct json_writer *json;
-	int csv_columns;	/* events in the last CSV header, -1: none yet */
-};
 
 /* Event columns are at least this wide, so "12.3K" and "-" line up. */
 #define MIN_EVENT_WIDTH 6
 /* Sanitised event names; longer ones are cut in the text output only. */
 #define NAME_LEN 80
-
-struct output *output__new(enum output_format fmt, FILE *f)
-{
-	struct output *o = calloc(1, sizeof(*o));
-
-	if (!o)
-		return NULL;
-	o->fmt = fmt;
-	o->f = f;
-	o->csv_columns = -1;
-	if (fmt == OUTPUT_JSON) {
-		o->json = json__new(f);
-		if (!o->json) {
-			free(o);
-			return NULL;
-		}
-	}
-	return o;
-}
-
-void output__free(struct output *o)
-{
-	if (!o)
-		return;
-	json__free(o->json);
-	free(o);
-}
-
-int output_format_parse(const char *s, enum output_format *fmt)
-{
-	static const struct {
-		const char *name;
-		enum output_format fmt;
-	} formats[] = {
-		{ "text", OUTPUT_TEXT },
-		{ "json", OUTPUT_JSON },
-		{ "csv", OUTPUT_CSV },
-	};
-
-	for (size_t i = 0; s && i < sizeof(formats) / sizeof(formats[0]); i++) {
-		if (!strcmp(s, formats[i].name)) {
-			*fmt = formats[i].fmt;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int output__interval(struct output *o, const struct interval *iv)
-{
-	int err;
-
-	switch (o->fmt) {
-	case OUTPUT_JSON:
-		err = output_json_write(o->json, iv);
-		break;
-	case OUTPUT_CSV:
-		err = output_csv_write(o->f, iv, &o->csv_columns);
-		break;
-	default:
-		err = output_text_write(o->f, iv);
-		break;
-	}
-	/* fflush() first: buffered writes only fail here. */
-	if (fflush(o->f) == EOF || err || ferror(o->f))
-		return -1;
-	return 0;
-}
 
 static void put_clock(FILE *f, double ts)
 {
