@@ -149,7 +149,8 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	int c;
 
 	set_defaults(o);
-	optind = 1;
+	/* 0, not 1: glibc then also resets its scan state (tests parse repeatedly) */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":e:p:Hd:n:bo:s:vhV", long_opts, NULL)) != -1) {
 		switch (c) {

@@ -1,20 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parsing: values, defaults and every usage error. */
+#include <stdlib.h>
 #include "options.h"
 #include "test.h"
 
-#define ARGV(...) ((char *[]){ "tdtop", __VA_ARGS__, NULL })
-#define ARGC(...) ((int)(sizeof((char *[]){ "tdtop", __VA_ARGS__ }) / sizeof(char *)))
-#define PARSE(o, ...) options_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o, err, sizeof(err))
+#define PARSE(o, ...) parse(o, (const char *[]){ "tdtop", __VA_ARGS__, NULL })
 
 static char err[256];
+
+/*
+ * getopt wants writable strings: parse copies of the literals, kept until
+ * the next call because the options point into them.
+ */
+static int parse(struct options *o, const char **args)
+{
+	static char *argv[64];
+	int argc = 0;
+
+	for (int i = 0; argv[i]; i++) {
+		free(argv[i]);
+		argv[i] = NULL;
+	}
+	while (args[argc] && argc < 63) {
+		argv[argc] = strdup(args[argc]);
+		argc++;
+	}
+	return options_parse(argc, argv, o, err, sizeof(err));
+}
 
 TEST(options_defaults)
 {
 	struct options o;
-	char *argv[] = { "tdtop", NULL };
 
-	CHECK_INT(options_parse(1, argv, &o, err, sizeof(err)), 0);
+	CHECK_INT(parse(&o, (const char *[]){ "tdtop", NULL }), 0);
 	CHECK_NEAR(o.delay_s, 1.0, 0);
 	CHECK_INT(o.iterations, 0);
 	CHECK_INT(o.format, OUTPUT_TEXT);
