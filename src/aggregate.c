@@ -4,27 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "aggregate.h"
+#include "metrics.h"
 
-#define TD_FIELD(n, f) { n, offsetof(struct row, td.f) }
-
-const struct td_sort_field td_sort_fields[] = {
-	TD_FIELD("retiring", retiring),
-	TD_FIELD("bad-spec", bad_speculation),
-	TD_FIELD("frontend", frontend_bound),
-	TD_FIELD("backend", backend_bound),
-	TD_FIELD("heavy-ops", heavy_ops),
-	TD_FIELD("light-ops", light_ops),
-	TD_FIELD("branch-mispredicts", branch_mispredicts),
-	TD_FIELD("machine-clears", machine_clears),
-	TD_FIELD("fetch-latency", fetch_latency),
-	TD_FIELD("fetch-bandwidth", fetch_bandwidth),
-	TD_FIELD("memory-bound", memory_bound),
-	TD_FIELD("core-bound", core_bound),
-	TD_FIELD("slots", slots),
-	{ "ipc", offsetof(struct row, ipc) },
-};
-
-const int nr_td_sort_fields = sizeof(td_sort_fields) / sizeof(td_sort_fields[0]);
 
 int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
 {
@@ -48,9 +29,17 @@ int sort_key_parse(const char *s, const char *const *names, int nr_names, struct
 			return 0;
 		}
 	}
-	for (int i = 0; i < nr_td_sort_fields; i++) {
-		if (!strcmp(s, td_sort_fields[i].name)) {
-			key->kind = SORT_TD;
+	key->kind = SORT_TD;
+	if (!strcmp(s, "slots")) {
+		key->field = TD_SORT_SLOTS;
+		return 0;
+	}
+	if (!strcmp(s, "ipc")) {
+		key->field = TD_SORT_IPC;
+		return 0;
+	}
+	for (int i = 0; i < nr_td_fields; i++) {
+		if (!strcmp(s, td_fields[i].sort)) {
 			key->field = i;
 			return 0;
 		}
@@ -138,6 +127,15 @@ static int cmp_double_desc(double a, double b)
 	return (a < b) - (a > b);
 }
 
+static double td_sort_value(const struct row *r, int field)
+{
+	if (field == TD_SORT_SLOTS)
+		return r->td.slots;
+	if (field == TD_SORT_IPC)
+		return r->ipc;
+	return td_field_value(&r->td, field);
+}
+
 static int row_cmp(const void *a, const void *b, void *key)
 {
 	const struct sort_key *sort_by = key;
@@ -157,13 +155,10 @@ static int row_cmp(const void *a, const void *b, void *key)
 		c = cmp_double_desc(delta_scaled(&x->ev[sort_by->event]),
 				    delta_scaled(&y->ev[sort_by->event]));
 		break;
-	case SORT_TD: {
-		size_t off = td_sort_fields[sort_by->field].offset;
-
-		c = cmp_double_desc(*(const double *)((const char *)x + off),
-				    *(const double *)((const char *)y + off));
+	case SORT_TD:
+		c = cmp_double_desc(td_sort_value(x, sort_by->field),
+				    td_sort_value(y, sort_by->field));
 		break;
-	}
 	}
 	if (!c)
 		c = (x->pid > y->pid) - (x->pid < y->pid);

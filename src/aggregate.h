@@ -27,17 +27,11 @@ enum sort_kind {
 struct sort_key {
 	enum sort_kind kind;
 	int event;	/* SORT_EVENT: index into the event list */
-	int field;	/* SORT_TD: index into td_sort_fields[] */
+	int field;	/* SORT_TD: index into td_fields[], or TD_SORT_SLOTS/IPC */
 };
 
-/* The TopDown values rows can be sorted by, with their --sort names. */
-struct td_sort_field {
-	const char *name;
-	size_t offset;	/* of a double in struct row */
-};
-
-extern const struct td_sort_field td_sort_fields[];
-extern const int nr_td_sort_fields;
+#define TD_SORT_SLOTS (-1)
+#define TD_SORT_IPC (-2)
 
 struct view {
 	enum group_by by;

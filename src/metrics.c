@@ -3,27 +3,29 @@
 #include <string.h>
 #include "metrics.h"
 
-static const size_t fraction_fields[] = {
-	offsetof(struct td_result, retiring),
-	offsetof(struct td_result, bad_speculation),
-	offsetof(struct td_result, frontend_bound),
-	offsetof(struct td_result, backend_bound),
-	offsetof(struct td_result, heavy_ops),
-	offsetof(struct td_result, light_ops),
-	offsetof(struct td_result, branch_mispredicts),
-	offsetof(struct td_result, machine_clears),
-	offsetof(struct td_result, fetch_latency),
-	offsetof(struct td_result, fetch_bandwidth),
-	offsetof(struct td_result, memory_bound),
-	offsetof(struct td_result, core_bound),
-	offsetof(struct td_result, smt_contention),
+#define F(k, s, l, lv, f) { k, s, l, lv, offsetof(struct td_result, f) }
+
+const struct td_field td_fields[] = {
+	F("retiring", "retiring", "RETIRE", 1, retiring),
+	F("bad_speculation", "bad-spec", "BADSPEC", 1, bad_speculation),
+	F("frontend_bound", "frontend", "FRONTEND", 1, frontend_bound),
+	F("backend_bound", "backend", "BACKEND", 1, backend_bound),
+	F("heavy_operations", "heavy-ops", "HEAVY", 2, heavy_ops),
+	F("light_operations", "light-ops", "LIGHT", 2, light_ops),
+	F("branch_mispredicts", "branch-mispredicts", "BRMISP", 2, branch_mispredicts),
+	F("machine_clears", "machine-clears", "MCLEAR", 2, machine_clears),
+	F("fetch_latency", "fetch-latency", "FETCHLAT", 2, fetch_latency),
+	F("fetch_bandwidth", "fetch-bandwidth", "FETCHBW", 2, fetch_bandwidth),
+	F("memory_bound", "memory-bound", "MEMORY", 2, memory_bound),
+	F("core_bound", "core-bound", "CORE", 2, core_bound),
+	F("smt_contention", "smt-contention", "SMT", 0, smt_contention),
 };
 
-#define NR_FRACTIONS (sizeof(fraction_fields) / sizeof(fraction_fields[0]))
+const int nr_td_fields = sizeof(td_fields) / sizeof(td_fields[0]);
 
-static double *field(struct td_result *r, size_t i)
+static double *field(struct td_result *r, int i)
 {
-	return (double *)((char *)r + fraction_fields[i]);
+	return (double *)((char *)r + td_fields[i].offset);
 }
 
 static void part_compute(const struct delta *ev, const struct td_config *cfg,
@@ -62,13 +64,13 @@ static void merge(struct td_result *out, const struct td_result *parts, int n)
 	if (!valid || total <= 0) {
 		out->valid = false;
 		out->slots = NAN;
-		for (size_t i = 0; i < NR_FRACTIONS; i++)
+		for (int i = 0; i < nr_td_fields; i++)
 			*field(out, i) = NAN;
 		return;
 	}
 	out->valid = true;
 	out->slots = total;
-	for (size_t i = 0; i < NR_FRACTIONS; i++) {
+	for (int i = 0; i < nr_td_fields; i++) {
 		double sum = 0;
 
 		for (int p = 0; p < n; p++) {

@@ -10,6 +10,24 @@
 #include "model.h"
 #include "tdconfig.h"
 
+/* A TopDown value as outputs name it. */
+struct td_field {
+	const char *key;	/* JSON and CSV key */
+	const char *sort;	/* --sort name */
+	const char *label;	/* column header */
+	int level;		/* 1 or 2; 0 for slots and smt_contention */
+	size_t offset;		/* of a double in struct td_result */
+};
+
+/* Level 1, then level 2, then SMT contention (AMD only). */
+extern const struct td_field td_fields[];
+extern const int nr_td_fields;
+
+static inline double td_field_value(const struct td_result *r, int i)
+{
+	return *(const double *)((const char *)r + td_fields[i].offset);
+}
+
 /*
  * Fill td/ipc of every row and of the interval (all tasks, idle
  * excluded). Hybrid parts are merged by their slots. *scale* gives each

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "format.h"
 #include "json.h"
+#include "metrics.h"
 #include "output.h"
 
 /* Scaled and rounded; exact for unscaled counts, null when never counted. */
@@ -27,7 +28,7 @@ static void put_counts(struct json_writer *w, const struct interval *iv, const c
 		       const struct delta *ev)
 {
 	int nr = iv_nr_events(iv);
-	char name[32];
+	char name[EVENT_NAME_LEN];
 
 	json__key(w, key);
 	json__begin_object(w);
@@ -41,7 +42,7 @@ static void put_counts(struct json_writer *w, const struct interval *iv, const c
 static void put_running(struct json_writer *w, const struct interval *iv)
 {
 	int nr = iv_nr_events(iv);
-	char name[32];
+	char name[EVENT_NAME_LEN];
 
 	json__key(w, "running");
 	json__begin_object(w);
@@ -56,7 +57,7 @@ static void put_running(struct json_writer *w, const struct interval *iv)
 static void put_raw(struct json_writer *w, const struct interval *iv)
 {
 	int nr = iv_nr_events(iv);
-	char name[32];
+	char name[EVENT_NAME_LEN];
 
 	json__key(w, "raw");
 	json__begin_object(w);
@@ -74,6 +75,27 @@ static void put_raw(struct json_writer *w, const struct interval *iv)
 		json__end_object(w);
 	}
 	json__end_object(w);
+}
+
+/* Level 1 always, level 2 when shown; fractions 0..1, null when unknown. */
+static void put_topdown(struct json_writer *w, const struct interval *iv,
+			const struct td_result *td, double ipc)
+{
+	json__key(w, "topdown");
+	json__begin_object(w);
+	for (int i = 0; i < nr_td_fields; i++) {
+		double v = td_field_value(td, i);
+
+		if (td_fields[i].level > iv->level || (!td_fields[i].level && isnan(v)))
+			continue;
+		json__key(w, td_fields[i].key);
+		json__double(w, td->valid ? v : NAN);
+	}
+	json__end_object(w);
+	json__key(w, "slots");
+	json__double(w, isnan(td->slots) ? td->slots : round(td->slots));
+	json__key(w, "ipc");
+	json__double(w, ipc);
 }
 
 static void put_interval(struct json_writer *w, const struct interval *iv)
@@ -108,6 +130,17 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 	json__uint(w, iv->read_errors);
 	json__key(w, "switches");
 	json__uint(w, iv->switches);
+	json__key(w, "method");
+	json__string(w, iv->method ? iv->method : "none");
+	if (iv->topdown) {
+		json__key(w, "level");
+		json__int(w, iv->level);
+		put_topdown(w, iv, &iv->td, iv->ipc);
+	}
+	if (iv->notice) {
+		json__key(w, "notice");
+		json__string(w, iv->notice);
+	}
 	json__end_object(w);
 	json__newline(w);
 }
@@ -140,6 +173,8 @@ static void put_row(struct json_writer *w, const struct interval *iv, const stru
 		json__bool(w, true);
 	}
 	put_counts(w, iv, "counts", r->ev);
+	if (iv->topdown)
+		put_topdown(w, iv, &r->td, r->ipc);
 	json__end_object(w);
 	json__newline(w);
 }

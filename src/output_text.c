@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "format.h"
+#include "metrics.h"
 #include "output.h"
 
 /* Event columns are at least this wide, so "12.3K" and "-" line up. */
@@ -38,10 +39,32 @@ static const char *pct_str(char *buf, size_t size, double pct)
 
 static const char *text_name(const struct interval *iv, int i, char *buf, size_t size)
 {
-	char tmp[32];
+	char tmp[EVENT_NAME_LEN];
 	const char *name = iv_event_name(iv, i, tmp, sizeof(tmp));
 
 	fmt_comm_ascii(buf, size, name, strlen(name));
+	return buf;
+}
+
+/* Fields of the shown level; SMT contention only where the CPU has it. */
+static bool td_shown(const struct interval *iv, int i)
+{
+	if (td_fields[i].level)
+		return td_fields[i].level <= iv->level;
+	return !isnan(td_field_value(&iv->td, i));
+}
+
+static double td_pct(const struct td_result *td, int i)
+{
+	return td->valid ? td_field_value(td, i) * 100.0 : NAN;
+}
+
+static const char *ipc_str(char *buf, size_t size, double ipc)
+{
+	if (isfinite(ipc))
+		snprintf(buf, size, "%.2f", ipc);
+	else
+		snprintf(buf, size, "-");
 	return buf;
 }
 
@@ -67,6 +90,16 @@ static void put_header(FILE *f, const struct interval *iv)
 		fprintf(f, ", %s %s", text_name(iv, i, name, sizeof(name)),
 			fmt_compact(num, sizeof(num), delta_scaled(&iv->totals[i])));
 	fputc('\n', f);
+	if (iv->topdown) {
+		fprintf(f, "TopDown (%s):", iv->method ? iv->method : "none");
+		for (int i = 0; i < nr_td_fields; i++)
+			if (td_shown(iv, i))
+				fprintf(f, " %s %s%%", td_fields[i].sort,
+					pct_str(pct, sizeof(pct), td_pct(&iv->td, i)));
+		fprintf(f, ", IPC %s\n", ipc_str(pct, sizeof(pct), iv->ipc));
+	}
+	if (iv->notice)
+		fprintf(f, "note: %s\n", iv->notice);
 
 	if (iv->dropped)
 		fprintf(f, "warning: dropped %llu slices: task map full (raise --max-tasks)\n",
@@ -104,6 +137,14 @@ static void put_columns(FILE *f, const struct interval *iv, bool threads)
 	if (threads)
 		fprintf(f, " %7s", "TID");
 	fprintf(f, " %-15s %6s", "COMM", "CPU%");
+	if (iv->topdown) {
+		for (int i = 0; i < nr_td_fields; i++)
+			if (td_shown(iv, i))
+				fprintf(f, " %*s", event_width(td_fields[i].label),
+					td_fields[i].label);
+		fprintf(f, " %7s %5s\n", "SLOTS/s", "IPC");
+		return;
+	}
 	for (int i = 0; i < nr; i++) {
 		text_name(iv, i, name, sizeof(name));
 		fprintf(f, " %*s", event_width(name), name);
@@ -125,6 +166,17 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 			fprintf(f, " %7s", "-");
 	}
 	fprintf(f, " %-15s %6s", comm, pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+	if (iv->topdown) {
+		for (int i = 0; i < nr_td_fields; i++)
+			if (td_shown(iv, i))
+				fprintf(f, " %*s", event_width(td_fields[i].label),
+					pct_str(pct, sizeof(pct), td_pct(&r->td, i)));
+		fprintf(f, " %7s %5s",
+			fmt_compact(num, sizeof(num),
+				    iv->interval_s > 0 ? r->td.slots / iv->interval_s : NAN),
+			ipc_str(pct, sizeof(pct), r->ipc));
+		nr = 0;
+	}
 	for (int i = 0; i < nr; i++) {
 		text_name(iv, i, name, sizeof(name));
 		fprintf(f, " %*s", event_width(name),

@@ -2,6 +2,7 @@
 /* Rows from task deltas: process rollup, thread rows, filter, sort, top. */
 #include <stdlib.h>
 #include "aggregate.h"
+#include "metrics.h"
 #include "test.h"
 
 static const char *const names[] = { "cpu-clock", "context-switches" };
@@ -117,7 +118,9 @@ TEST(aggregate_sort_keys)
 	CHECK_INT(k.event, 0);
 	CHECK_INT(sort_key_parse("backend", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_TD);
-	CHECK_STR(td_sort_fields[k.field].name, "backend");
+	CHECK_STR(td_fields[k.field].key, "backend_bound");
+	CHECK_INT(sort_key_parse("ipc", names, 2, &k), 0);
+	CHECK_INT(k.field, TD_SORT_IPC);
 	CHECK_INT(sort_key_parse("bogus", names, 2, &k), -1);
 	CHECK_INT(sort_key_parse("", names, 2, &k), -1);
 }
