@@ -67,14 +67,42 @@ static const char *open_hint(int err)
 	}
 }
 
-/* Open every event on every CPU, group members after their leader. */
-static int open_counters(struct collector *c, const struct event_list *el, char *err,
+/*
+ * The events a CPU reads: all of them, or on hybrid CPUs those of its
+ * core type's PMU. A CPU no part covers reads nothing.
+ */
+static void cpu_range(const struct collector_opts *o, int cpu, int *lo, int *hi)
+{
+	const struct td_config *cfg = o->parts;
+
+	*lo = 0;
+	*hi = o->events->nr;
+	if (!cfg || cfg->nr_parts <= 0)
+		return;
+	for (int p = 0; p < cfg->nr_parts && p < MAX_TD_PARTS; p++) {
+		const struct td_part *part = &cfg->parts[p];
+
+		if (part->all_cpus || pmu_cpus_has(&part->cpus, cpu)) {
+			*lo = part->ev_lo;
+			*hi = part->ev_hi;
+			return;
+		}
+	}
+	*hi = 0;
+}
+
+/* Open each CPU's events, group members after their leader. */
+static int open_counters(struct collector *c, const struct collector_opts *o, char *err,
 			 size_t errlen)
 {
+	const struct event_list *el = o->events;
 	int map_fd = bpf_map__fd(c->skel->maps.counters);
 
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		for (int i = 0; i < el->nr; i++) {
+		int lo, hi;
+
+		cpu_range(o, cpu, &lo, &hi);
+		for (int i = lo; i < hi; i++) {
 			const struct event_spec *e = &el->ev[i];
 			struct perf_event_attr attr;
 			int group_fd = -1, fd;
@@ -107,18 +135,18 @@ static int open_counters(struct collector *c, const struct event_list *el, char 
 	return 0;
 }
 
-/* Each CPU reads the event index range [0, nr_events); hybrid groups will
- * give each core type its own range. */
-static int init_cpu_states(struct collector *c)
+static int init_cpu_states(struct collector *c, const struct collector_opts *o)
 {
-	size_t sz = sizeof(struct cpu_state);
 	struct cpu_state *cs = c->percpu_buf;
 	__u32 zero = 0;
 
-	memset(cs, 0, sz * c->ncpus);
+	memset(cs, 0, sizeof(*cs) * c->ncpus);
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		cs[cpu].ev_lo = 0;
-		cs[cpu].ev_hi = c->nr_events;
+		int lo, hi;
+
+		cpu_range(o, cpu, &lo, &hi);
+		cs[cpu].ev_lo = lo;
+		cs[cpu].ev_hi = hi;
 	}
 	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
 }
@@ -178,10 +206,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 				 : " (run with -v for the verifier log)");
 		goto fail;
 	}
-	ret = open_counters(c, opts->events, err, errlen);
+	ret = open_counters(c, opts, err, errlen);
 	if (ret)
 		goto fail;
-	ret = init_cpu_states(c);
+	ret = init_cpu_states(c, opts);
 	if (ret) {
 		ret = -errno;
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));

@@ -11,11 +11,15 @@
 #include <stddef.h>
 #include "events.h"
 #include "snapshot.h"
+#include "tdconfig.h"
 
 struct collector;
 
 struct collector_opts {
 	const struct event_list *events;
+	/* NULL: every CPU reads every event; else each CPU reads the event
+	 * range of the part whose PMU covers it (hybrid core types) */
+	const struct td_config *parts;
 	size_t max_tasks;	/* capacity of the task map */
 	bool verbose;		/* pass libbpf's messages through */
 };

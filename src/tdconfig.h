@@ -8,6 +8,7 @@
 #define __TDTOP_TDCONFIG_H
 
 #include <stdbool.h>
+#include "pmu.h"
 #include "tdtop.h"
 #include "topdown.h"
 
@@ -21,6 +22,8 @@ struct td_part {
 	int ev_hi;
 	unsigned int slot_width;
 	bool arm_n2_erratum;
+	bool all_cpus;		/* the PMU covers every CPU; else only cpus */
+	struct pmu_cpus cpus;
 };
 
 struct td_config {
