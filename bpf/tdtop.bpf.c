@@ -13,6 +13,7 @@
 
 /* Set by the loader before load. */
 const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
+const volatile bool by_cgroup = false;	/* key tasks by cgroup too */
 
 /* Perf event fds, key = event index * nr_cpus + cpu. */
 struct {
@@ -65,12 +66,16 @@ static __always_inline void *bucket(__u32 which)
 	return bpf_map_lookup_elem(&buckets, &which);
 }
 
-/* The task's accumulator, created on first sight; NULL when the map is full. */
+/* The task's accumulator, created on first sight; NULL when the map is full.
+ * p is current here, so the helper gives its cgroup. */
 static __always_inline struct task_val *task_slot(struct task_struct *p)
 {
 	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
 	struct task_val *v;
 	__u32 zero = 0;
+
+	if (by_cgroup)
+		key.cgroup_id = bpf_get_current_cgroup_id();
 
 	v = bpf_map_lookup_elem(&tasks, &key);
 	if (v)
@@ -194,13 +199,20 @@ int BPF_PROG(flush)
 	return 0;
 }
 
-/* Runs after the task's last switch-out: its entry is final and can be
- * reported one last time, then freed by the loader. */
+/*
+ * Runs after the task's last switch-out: its entry is final and can be
+ * reported one last time, then freed by the loader (with any entries of
+ * cgroups it left earlier). Its css_set is only released after this.
+ */
 SEC("tp_btf/sched_process_free")
 int BPF_PROG(on_free, struct task_struct *p)
 {
 	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
-	struct task_val *v = bpf_map_lookup_elem(&tasks, &key);
+	struct task_val *v;
+
+	if (by_cgroup)
+		key.cgroup_id = p->cgroups->dfl_cgrp->kn->id;
+	v = bpf_map_lookup_elem(&tasks, &key);
 
 	if (v)
 		v->exited = 1;

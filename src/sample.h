@@ -16,6 +16,7 @@ struct task_delta {
 	__u32 pid;
 	__u64 start_ns;
 	__u64 leader_start_ns;
+	__u64 cgroup_id;	/* 0 unless cgroup mode */
 	char comm[TASK_COMM_LEN];
 	char pcomm[TASK_COMM_LEN];	/* the process's name */
 	bool exited;		/* the kernel freed it; this is its last report */

@@ -23,11 +23,13 @@ struct counter {
 };
 
 /* A task is identified by tid and its start time, so a recycled tid is a
- * new key and two processes are never merged. */
+ * new key and two processes are never merged. In cgroup mode the cgroup
+ * is part of the key: a task that moves is charged to each cgroup exactly. */
 struct task_key {
 	__u32 tid;
 	__u32 pad;
 	__u64 start_ns;
+	__u64 cgroup_id;	/* cgroup v2 id; 0 unless cgroup mode */
 };
 
 /* Cumulative charges to one task since it was first seen. */

@@ -15,7 +15,14 @@ static int key_cmp(const struct task_key *a, const struct task_key *b)
 		return a->tid < b->tid ? -1 : 1;
 	if (a->start_ns != b->start_ns)
 		return a->start_ns < b->start_ns ? -1 : 1;
+	if (a->cgroup_id != b->cgroup_id)
+		return a->cgroup_id < b->cgroup_id ? -1 : 1;
 	return 0;
+}
+
+static bool same_task(const struct task_key *a, const struct task_key *b)
+{
+	return a->tid == b->tid && a->start_ns == b->start_ns;
 }
 
 static int index_cmp(const void *a, const void *b, void *keys)
@@ -65,6 +72,7 @@ static int emit(struct sample *out, const struct task_key *k, const struct task_
 		.pid = cur->pid,
 		.start_ns = k->start_ns,
 		.leader_start_ns = cur->leader_start_ns,
+		.cgroup_id = k->cgroup_id,
 		.exited = cur->exited,
 		.cpu_ns = sub(cur->cpu_ns, prev ? prev->cpu_ns : 0),
 	};
@@ -106,6 +114,39 @@ static void keep(struct task_key *keys, struct task_val *vals, size_t *n,
 	keys[*n] = *k;
 	vals[*n] = *v;
 	(*n)++;
+}
+
+static int prefix_cmp(const struct task_key *a, const struct task_key *b)
+{
+	struct task_key x = *a, y = *b;
+
+	x.cgroup_id = y.cgroup_id = 0;
+	return key_cmp(&x, &y);
+}
+
+/*
+ * The kernel marks only the entry of the cgroup a task died in; entries
+ * of cgroups it left earlier are final too. Both lists are sorted.
+ */
+static int drop_left_cgroups(struct tracker *t, struct task_key *keys, struct task_val *vals,
+			     size_t *n)
+{
+	size_t nr_gone = t->nr_gone, g = 0, kept = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		while (g < nr_gone && prefix_cmp(&t->gone[g], &keys[i]) < 0)
+			g++;
+		if (g < nr_gone && same_task(&t->gone[g], &keys[i])) {
+			if (add_gone(t, &keys[i]))
+				return -ENOMEM;
+			continue;
+		}
+		keys[kept] = keys[i];
+		vals[kept] = vals[i];
+		kept++;
+	}
+	*n = kept;
+	return 0;
 }
 
 int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, struct sample *out)
@@ -151,6 +192,9 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 		if (c == 0)
 			j++;
 	}
+
+	if (drop_left_cgroups(t, keys, vals, &n))
+		goto out;
 
 	if (report) {
 		out->ts = cur->real_s;

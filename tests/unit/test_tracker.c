@@ -185,3 +185,33 @@ TEST(tracker_many_tasks_unsorted_input)
 	snapshot__free(&s);
 	sample__free(&out);
 }
+
+TEST(tracker_task_that_moved_cgroups_ends_everywhere)
+{
+	struct tracker t = {};
+	struct snapshot s = {};
+	struct sample out = {};
+	__u64 cpu = 0;
+
+	put(&s, 8, 3, 8, 100, 1, false);
+	s.keys[0].cgroup_id = 11;
+	tracker__update(&t, &s, 1, &out);
+	s.nr = 0;
+	put(&s, 8, 3, 8, 100, 1, false);	/* left cgroup 11 */
+	s.keys[0].cgroup_id = 11;
+	put(&s, 8, 3, 8, 70, 2, true);		/* died in cgroup 22 */
+	s.keys[1].cgroup_id = 22;
+	put(&s, 9, 1, 9, 5, 1, false);		/* unrelated */
+	s.keys[2].cgroup_id = 11;
+	tracker__update(&t, &s, 1, &out);
+	for (size_t i = 0; i < out.nr; i++)
+		if (out.tasks[i].tid == 8)
+			cpu += out.tasks[i].cpu_ns;
+	CHECK_U64(cpu, 70);
+	CHECK_INT(t.nr_gone, 2);	/* both entries of tid 8 */
+	CHECK_INT(t.nr, 1);		/* only tid 9 remembered */
+	CHECK_INT(t.keys[0].tid, 9);
+	tracker__free(&t);
+	snapshot__free(&s);
+	sample__free(&out);
+}
