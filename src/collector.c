@@ -194,6 +194,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto fail;
 	}
 	c->skel->rodata->nr_cpus = c->ncpus;
+	c->skel->rodata->by_cgroup = opts->by_cgroup;
 	bpf_map__set_max_entries(c->skel->maps.counters,
 				 (c->nr_events ? c->nr_events : 1) * c->ncpus);
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
