@@ -32,7 +32,9 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS ?=
 CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSION)"' \
 	-I$(OUT) -Isrc -MMD -MP
-LDLIBS := -lbpf -lelf -lz -lm
+# libbpf needs libelf and zlib; zlib also compresses recordings
+LIB_LDLIBS := -ljansson -lncursesw -lz -lm
+LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
 
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Isrc
@@ -94,7 +96,7 @@ $(OUT)/unit/%.o: tests/unit/%.c | $(OUT)/unit
 
 $(OUT)/unit/run: $(UNIT_OBJS) $(OUT)/libtdtop.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LIB_LDLIBS) -o $@
 
 $(OUT)/helpers/%: tests/helpers/%.c | $(OUT)/helpers
 	$(call msg,CC,$@)

@@ -8,7 +8,8 @@
 set -eu
 cd "$(dirname "$0")"
 
-BUILD_PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config"
+BUILD_PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
+	libjansson-dev libncurses-dev pkg-config"
 TEST_PKGS="python3 procps util-linux linux-perf"
 
 missing() {
