@@ -14,11 +14,11 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include "aggregate.h"
-#include "collector.h"
+#include "live.h"
 #include "events.h"
 #include "options.h"
 #include "output.h"
-#include "tracker.h"
+#include "pipeline.h"
 
 static volatile sig_atomic_t stop;
 
@@ -95,62 +95,45 @@ static void wait_until(struct timespec *deadline, double delay_s)
 }
 
 struct run {
-	struct collector *col;
-	struct tracker tracker;
-	struct snapshot snap;
+	struct live live;
 	struct sample sample;
 	struct output *out;
 	struct view view;
-	const char *names[MAX_EVENTS];
-	int nr_events;
+	struct pipeline pipe;
+	int level;
 };
 
-/* One interval: read, diff, free exited tasks' entries, print. */
-static int step(struct run *r, bool *printed, char *err, size_t errlen)
+/* One interval: measure, build rows, print. -1: the reader went away. */
+static int step(struct run *r, char *err, size_t errlen)
 {
 	struct interval iv;
 	int ret;
 
-	*printed = false;
-	ret = collector__snapshot(r->col, &r->snap);
-	if (ret) {
-		snprintf(err, errlen, "failed to read the BPF maps: %s", strerror(-ret));
-		return EXIT_RUNTIME;
-	}
-	ret = tracker__update(&r->tracker, &r->snap, collector__ncpus(r->col), &r->sample);
-	if (ret < 0) {
+	ret = live__next(&r->live, &r->sample, err, errlen);
+	if (ret)
+		return ret < 0 ? EXIT_RUNTIME : EXIT_OK;
+	if (pipeline_build(&r->pipe, &r->sample, &r->view, r->level, &iv)) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
-	collector__forget(r->col, r->tracker.gone, r->tracker.nr_gone);
-	if (ret == 1)
-		return EXIT_OK;	/* baseline */
-	if (aggregate(&r->sample, &r->view, r->nr_events, r->names, &iv)) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
-	}
-	interval__sort(&iv, &r->view);
 	ret = output__interval(r->out, &iv);
 	interval__free_rows(&iv);
-	*printed = true;
-	/* the reader went away (e.g. | head): a normal end */
 	return ret ? -1 : EXIT_OK;
 }
 
-static int run_loop(struct run *r, const struct options *o, char *err, size_t errlen)
+static int run_batch(struct run *r, const struct options *o, char *err, size_t errlen)
 {
 	struct timespec deadline;
 	long done = 0;
-	bool printed;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	ret = step(r, &printed, err, errlen);
+	ret = step(r, err, errlen);	/* the baseline */
 	while (ret == EXIT_OK && !stop) {
 		wait_until(&deadline, o->delay_s);
 		/* an interrupted interval is still reported: no data lost */
-		ret = step(r, &printed, err, errlen);
-		if (printed && o->iterations && ++done >= o->iterations)
+		ret = step(r, err, errlen);
+		if (o->iterations && ++done >= o->iterations)
 			break;
 	}
 	return ret < 0 ? EXIT_OK : ret;
@@ -182,15 +165,14 @@ int main(int argc, char **argv)
 	}
 	if (events_parse(sysfs, o.events ? o.events : DEFAULT_EVENTS, &events, err, sizeof(err)))
 		goto out;
-	r.nr_events = events.nr;
-	for (int i = 0; i < events.nr; i++)
-		r.names[i] = events.ev[i].name;
+	pipeline_init(&r.pipe, &events);
+	r.level = 1;
 	r.view.by = o.threads ? BY_THREAD : BY_PROCESS;
 	r.view.pids = o.pids;
 	r.view.nr_pids = o.nr_pids;
 	r.view.top = o.top;
 	r.view.sort.kind = SORT_CPU;
-	if (o.sort && sort_key_parse(o.sort, r.names, r.nr_events, &r.view.sort)) {
+	if (o.sort && sort_key_parse(o.sort, r.pipe.names, r.pipe.nr_events, &r.view.sort)) {
 		snprintf(err, sizeof(err), "unknown sort key '%s' (want cpu, pid, comm or an event)",
 			 o.sort);
 		goto out;
@@ -217,16 +199,14 @@ int main(int argc, char **argv)
 	copts.events = &events;
 	copts.max_tasks = o.max_tasks;
 	copts.verbose = o.verbose;
-	if (collector__open(&r.col, &copts, err, sizeof(err)))
+	if (live__open(&r.live, &copts, err, sizeof(err)))
 		goto out;
-	ret = run_loop(&r, &o, err, sizeof(err));
+	ret = run_batch(&r, &o, err, sizeof(err));
 out:
 	if (ret != EXIT_OK && err[0])
 		fprintf(stderr, "tdtop: %s\n", err);
-	collector__free(r.col);
+	live__close(&r.live);
 	output__free(r.out);
-	tracker__free(&r.tracker);
-	snapshot__free(&r.snap);
 	sample__free(&r.sample);
 	return ret;
 }

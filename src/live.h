@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Live measurement as a stream of samples: the collector's snapshots
+ * turned into per-interval deltas, with exited tasks freed in the kernel
+ * once reported.
+ */
+#ifndef __TDTOP_LIVE_H
+#define __TDTOP_LIVE_H
+
+#include "collector.h"
+#include "sample.h"
+#include "snapshot.h"
+#include "tracker.h"
+
+struct live {
+	struct collector *col;
+	struct tracker tracker;
+	struct snapshot snap;
+};
+
+/* Load, attach and start counting. -errno with a message in *err*. */
+int live__open(struct live *l, const struct collector_opts *o, char *err, size_t errlen);
+
+/*
+ * What happened since the previous call: 0 with *out* filled, 1 for the
+ * first call (a baseline, nothing to report), -1 with a message in *err*.
+ */
+int live__next(struct live *l, struct sample *out, char *err, size_t errlen);
+
+void live__close(struct live *l);
+
+#endif /* __TDTOP_LIVE_H */

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <string.h>
+#include "metrics.h"
+#include "pipeline.h"
+
+void pipeline_init(struct pipeline *p, const struct event_list *el)
+{
+	memset(p, 0, sizeof(*p));
+	p->nr_events = el->nr;
+	for (int i = 0; i < el->nr && i < MAX_EVENTS; i++) {
+		p->names[i] = el->ev[i].name;
+		p->scale[i] = el->ev[i].scale > 0 ? el->ev[i].scale : 1.0;
+		p->cfg.role[i] = TD_NO_ROLE;
+	}
+	for (int i = el->nr; i < MAX_EVENTS; i++)
+		p->cfg.role[i] = TD_NO_ROLE;
+	p->method = "none";
+}
+
+int pipeline_build(const struct pipeline *p, const struct sample *s, const struct view *v,
+		   int level, struct interval *iv)
+{
+	int ret = aggregate(s, v, p->nr_events, p->names, iv);
+
+	if (ret)
+		return ret;
+	iv->method = p->method;
+	iv->notice = p->notice;
+	iv->topdown = p->topdown;
+	iv->level = level;
+	metrics_fill(iv, &p->cfg, p->scale);
+	interval__sort(iv, v);
+	return 0;
+}
