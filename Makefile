@@ -39,11 +39,12 @@ LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Isrc
 
-# Files that touch the BPF skeleton; everything else is pure and unit-tested.
-SKEL_SRCS := src/collector.c src/main.c
-LIB_SRCS := $(filter-out $(SKEL_SRCS),$(wildcard src/*.c))
+# Files that talk to the kernel through the BPF skeleton, and main; everything
+# else is pure and linked into the unit tests too.
+KERNEL_SRCS := src/collector.c src/live.c src/main.c
+LIB_SRCS := $(filter-out $(KERNEL_SRCS),$(wildcard src/*.c))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(OUT)/%.o)
-SKEL_OBJS := $(SKEL_SRCS:src/%.c=$(OUT)/%.o)
+KERNEL_OBJS := $(KERNEL_SRCS:src/%.c=$(OUT)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%.o)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
@@ -76,7 +77,7 @@ $(OUT)/tdtop.skel.h: $(OUT)/tdtop.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name tdtop_bpf > $@
 
-$(SKEL_OBJS): $(OUT)/tdtop.skel.h
+$(KERNEL_OBJS): $(OUT)/tdtop.skel.h
 
 $(OUT)/%.o: src/%.c | $(OUT)
 	$(call msg,CC,$@)
@@ -86,7 +87,7 @@ $(OUT)/libtdtop.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)$(AR) rcs $@ $^
 
-$(BIN): $(SKEL_OBJS) $(OUT)/libtdtop.a
+$(BIN): $(KERNEL_OBJS) $(OUT)/libtdtop.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
