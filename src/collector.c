@@ -23,6 +23,7 @@ struct collector {
 	int nr_events;
 	int *fds;		/* [event * ncpus + cpu], -1 where not opened */
 	void *percpu_buf;	/* scratch for per-CPU map values */
+	int stats_fd;		/* holds the kernel's BPF run-time stats on */
 };
 
 static bool verbose_libbpf;
@@ -167,6 +168,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	c->stats_fd = -1;
 	c->nr_events = opts->events->nr;
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0 || c->ncpus > MAX_CPUS) {
@@ -216,6 +218,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
 		goto fail;
 	}
+	/* optional: only the self-cost display depends on it */
+	c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	ret = tdtop_bpf__attach(c->skel);
 	if (ret) {
 		snprintf(err, errlen, "failed to attach to sched_switch: %s", strerror(-ret));
@@ -337,11 +341,27 @@ int collector__ncpus(const struct collector *c)
 	return c->ncpus;
 }
 
+int collector__bpf_cost(const struct collector *c, __u64 *run_ns, __u64 *runs)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (c->stats_fd < 0)
+		return -EOPNOTSUPP;
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(c->skel->progs.on_switch), &info, &len))
+		return -errno;
+	*run_ns = info.run_time_ns;
+	*runs = info.run_cnt;
+	return 0;
+}
+
 void collector__free(struct collector *c)
 {
 	if (!c)
 		return;
 	tdtop_bpf__destroy(c->skel);
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
 	if (c->fds) {
 		for (int i = 0; i < c->nr_events * c->ncpus; i++)
 			if (c->fds[i] >= 0)

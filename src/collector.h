@@ -40,6 +40,13 @@ void collector__forget(struct collector *c, const struct task_key *keys, size_t 
 
 int collector__ncpus(const struct collector *c);
 
+/*
+ * Cumulative run time and run count of the sched_switch program, from the
+ * kernel's BPF statistics (enabled while tdtop runs). -errno when the
+ * kernel keeps none.
+ */
+int collector__bpf_cost(const struct collector *c, __u64 *run_ns, __u64 *runs);
+
 void collector__free(struct collector *c);
 
 #endif /* __TDTOP_COLLECTOR_H */

@@ -1,11 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include <string.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 #include "live.h"
+
+static double clock_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* tdtop's own cost over the interval: kernel side per switch, and its CPU use. */
+static void measure_self(struct live *l)
+{
+	double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID), now = clock_s(CLOCK_MONOTONIC);
+	__u64 ns, runs;
+
+	l->self_cpu_pct = l->mono_s > 0 && now > l->mono_s
+				  ? (cpu - l->self_cpu_s) / (now - l->mono_s) * 100.0
+				  : NAN;
+	l->self_cpu_s = cpu;
+	l->mono_s = now;
+	l->bpf_ns_per_switch = NAN;
+	if (collector__bpf_cost(l->col, &ns, &runs))
+		return;
+	if (runs > l->bpf_runs)
+		l->bpf_ns_per_switch = (double)(ns - l->bpf_ns) / (double)(runs - l->bpf_runs);
+	l->bpf_ns = ns;
+	l->bpf_runs = runs;
+}
 
 int live__open(struct live *l, const struct collector_opts *o, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
+	l->bpf_ns_per_switch = NAN;
+	l->self_cpu_pct = NAN;
 	return collector__open(&l->col, o, err, errlen);
 }
 
@@ -24,6 +56,7 @@ int live__next(struct live *l, struct sample *out, char *err, size_t errlen)
 	}
 	/* reported for the last time: free their kernel entries */
 	collector__forget(l->col, l->tracker.gone, l->tracker.nr_gone);
+	measure_self(l);
 	return ret;
 }
 

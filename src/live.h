@@ -16,6 +16,10 @@ struct live {
 	struct collector *col;
 	struct tracker tracker;
 	struct snapshot snap;
+	__u64 bpf_ns, bpf_runs;	/* at the previous call */
+	double self_cpu_s, mono_s;
+	double bpf_ns_per_switch; /* over the last interval; NAN unknown */
+	double self_cpu_pct;
 };
 
 /* Load, attach and start counting. -errno with a message in *err*. */

@@ -116,6 +116,8 @@ static int step(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
+	iv.bpf_ns_per_switch = r->live.bpf_ns_per_switch;
+	iv.self_cpu_pct = r->live.self_cpu_pct;
 	ret = output__interval(r->out, &iv);
 	interval__free_rows(&iv);
 	return ret ? -1 : EXIT_OK;

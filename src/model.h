@@ -58,6 +58,8 @@ struct interval {
 	struct td_result td;	/* all tasks together, idle excluded */
 	double ipc;
 	const char *notice;	/* why TopDown is not shown, or NULL */
+	double bpf_ns_per_switch; /* tdtop's kernel-side cost; NAN when unknown */
+	double self_cpu_pct;	/* tdtop's own CPU use, % of one CPU; NAN when unknown */
 	size_t nr_rows;
 	struct row *rows;
 };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <math.h>
 #include <string.h>
 #include "metrics.h"
 #include "pipeline.h"
@@ -28,6 +29,8 @@ int pipeline_build(const struct pipeline *p, const struct sample *s, const struc
 	iv->notice = p->notice;
 	iv->topdown = p->topdown;
 	iv->level = level;
+	iv->bpf_ns_per_switch = NAN;
+	iv->self_cpu_pct = NAN;
 	metrics_fill(iv, &p->cfg, p->scale);
 	interval__sort(iv, v);
 	return 0;
