@@ -130,13 +130,16 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 	json__uint(w, iv->read_errors);
 	json__key(w, "switches");
 	json__uint(w, iv->switches);
-	json__key(w, "self");
-	json__begin_object(w);
-	json__key(w, "bpf_ns_per_switch");
-	json__double(w, iv->bpf_ns_per_switch);
-	json__key(w, "cpu_pct");
-	json__double(w, iv->self_cpu_pct);
-	json__end_object(w);
+	/* live only: a replay does not know the recorder's cost */
+	if (!isnan(iv->bpf_ns_per_switch) || !isnan(iv->self_cpu_pct)) {
+		json__key(w, "self");
+		json__begin_object(w);
+		json__key(w, "bpf_ns_per_switch");
+		json__double(w, iv->bpf_ns_per_switch);
+		json__key(w, "cpu_pct");
+		json__double(w, iv->self_cpu_pct);
+		json__end_object(w);
+	}
 	json__key(w, "method");
 	json__string(w, iv->method ? iv->method : "none");
 	if (iv->topdown) {

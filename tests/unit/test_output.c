@@ -172,6 +172,8 @@ static void make_interval(struct interval *iv, struct row rows[2])
 	iv->ncpus = 2;
 	iv->nr_events = 2;
 	iv->event_names = names2;
+	iv->bpf_ns_per_switch = NAN;
+	iv->self_cpu_pct = NAN;
 	set_delta(&iv->totals[0], 1500000000, 4000000000, 4000000000);
 	set_delta(&iv->totals[1], 1000000, 4000000000, 1000000000);
 	set_delta(&iv->idle[0], 1000000000, 4000000000, 4000000000);
@@ -214,6 +216,8 @@ static void make_thread_interval(struct interval *iv, struct row rows[2])
 	iv->ncpus = 1;
 	iv->nr_events = 1;
 	iv->event_names = names1;
+	iv->bpf_ns_per_switch = 250;	/* live: tdtop's own cost shown */
+	iv->self_cpu_pct = NAN;
 	set_delta(&iv->totals[0], 20000, 50, 50);
 	iv->total_cpu_ns = 1000000000;
 	iv->idle_cpu_ns = 1000000000;
@@ -396,7 +400,7 @@ TEST(output_json_interval)
 		  "\"lost\":{\"cpu/event=0x3c,umask=0/\":0},"
 		  "\"cpu_ns\":{\"total\":1000000000,\"idle\":1000000000,\"lost\":0},"
 		  "\"running\":{\"cpu/event=0x3c,umask=0/\":1},"
-		  "\"dropped\":0,\"read_errors\":0,\"switches\":7,\"method\":\"none\"}\n"
+		  "\"dropped\":0,\"read_errors\":0,\"switches\":7,\"self\":{\"bpf_ns_per_switch\":250,\"cpu_pct\":null},\"method\":\"none\"}\n"
 		  "{\"type\":\"thread\",\"pid\":100,\"tid\":101,"
 		  "\"comm\":\"a\\u0001b\\ufffd\\\\\xc3\xa9\",\"cpu_ns\":125000000,"
 		  "\"cpu_pct\":12.5,\"counts\":{\"cpu/event=0x3c,umask=0/\":20000}}\n"
