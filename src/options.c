@@ -13,6 +13,9 @@ enum {
 	OPT_TOP = 0x100,
 	OPT_LIST_EVENTS,
 	OPT_MAX_TASKS,
+	OPT_LIST,
+	OPT_STRICT,
+	OPT_ALLOW_SMT,
 };
 
 static const struct option long_opts[] = {
@@ -27,6 +30,10 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "level", required_argument, NULL, 'l' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "allow-smt", no_argument, NULL, OPT_ALLOW_SMT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -37,12 +44,21 @@ void options_usage(FILE *f)
 {
 	fprintf(f,
 "Usage: tdtop [OPTIONS]\n"
-"Show which processes and threads use the CPU, and what their counters say,\n"
-"for every task on the machine at once. Counters are read at each context\n"
+"Show which processes and threads stall the CPU pipeline, and on what: the\n"
+"TopDown breakdown (Retiring, Bad Speculation, Frontend Bound, Backend Bound)\n"
+"of every task on the machine at once. Counters are read at each context\n"
 "switch by a BPF program and charged to the task leaving the CPU.\n"
 "\n"
+"TopDown (the default):\n"
+"  -l, --level 1|2        TopDown level (2 where the CPU has it; default 1)\n"
+"      --list             show the CPU, its PMUs, the TopDown method and events, and exit\n"
+"      --strict           exit with status 1 if TopDown is unavailable instead of\n"
+"                         falling back to " FALLBACK_HW_EVENTS ", else software events\n"
+"      --allow-smt        per-task TopDown on pre-Ice Lake CPUs with SMT on, where the\n"
+"                         counters are shared by a core's threads (values are approximate)\n"
+"\n"
 "Selection:\n"
-"  -e, --events LIST      comma-separated events (default: " DEFAULT_EVENTS ")\n"
+"  -e, --events LIST      count these events instead of TopDown, comma-separated\n"
 "                         software: cpu-clock task-clock context-switches (cs)\n"
 "                           cpu-migrations page-faults (faults) minor-faults major-faults\n"
 "                         hardware: cycles instructions branches branch-misses\n"
@@ -68,6 +84,7 @@ void options_usage(FILE *f)
 "\n"
 "Examples:\n"
 "  sudo tdtop -b -n 5                      five one-second intervals as text\n"
+"  sudo tdtop -l 2 -s backend              level 2, most backend-bound first\n"
 "  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
 "  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
 "\n"
@@ -141,6 +158,7 @@ static void set_defaults(struct options *o)
 	o->delay_s = 1.0;
 	o->format = OUTPUT_TEXT;
 	o->max_tasks = DEFAULT_MAX_TASKS;
+	o->level = 1;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -152,7 +170,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	/* 0, not 1: glibc then also resets its scan state (tests parse repeatedly) */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:p:Hd:n:bo:s:vhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":e:p:Hd:n:bo:s:l:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = optarg;
@@ -209,6 +227,22 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;
+			break;
+		case OPT_LIST:
+			o->list = true;
+			break;
+		case 'l':
+			if (parse_long(optarg, 1, 2, &v)) {
+				snprintf(err, errlen, "invalid level '%s' (want 1 or 2)", optarg);
+				return -1;
+			}
+			o->level = (int)v;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_ALLOW_SMT:
+			o->allow_smt = true;
 			break;
 		case 'v':
 			o->verbose = true;

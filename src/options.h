@@ -9,6 +9,9 @@
 #include "output.h"
 
 #define MAX_PIDS 1024
+/* Without TopDown and without -e: cycles and instructions where they can
+ * be counted, else these software events. */
+#define FALLBACK_HW_EVENTS "cycles,instructions"
 #define DEFAULT_EVENTS "cpu-clock,context-switches,page-faults"
 #define DEFAULT_MAX_TASKS 32768
 
@@ -32,6 +35,10 @@ struct options {
 	size_t top;		/* 0: all rows */
 	size_t max_tasks;
 	bool list_events;
+	bool list;		/* --list: TopDown discovery report */
+	int level;		/* TopDown level asked for: 1 or 2 */
+	bool strict;		/* no fallback when TopDown is unavailable */
+	bool allow_smt;		/* per-task TopDown although SMT shares counters */
 	bool verbose;
 	bool help;
 	bool version;
