@@ -41,7 +41,7 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(
 
 # Files that talk to the kernel through the BPF skeleton, and main; everything
 # else is pure and linked into the unit tests too.
-KERNEL_SRCS := src/collector.c src/live.c src/main.c
+KERNEL_SRCS := src/collector.c src/live.c src/startup.c src/main.c
 LIB_SRCS := $(filter-out $(KERNEL_SRCS),$(wildcard src/*.c))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(OUT)/%.o)
 KERNEL_OBJS := $(KERNEL_SRCS:src/%.c=$(OUT)/%.o)

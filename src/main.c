@@ -15,10 +15,12 @@
 #include <linux/capability.h>
 #include "aggregate.h"
 #include "live.h"
+#include "discover.h"
 #include "events.h"
 #include "options.h"
 #include "output.h"
 #include "pipeline.h"
+#include "startup.h"
 
 static volatile sig_atomic_t stop;
 
@@ -95,12 +97,11 @@ static void wait_until(struct timespec *deadline, double delay_s)
 }
 
 struct run {
+	struct startup st;
 	struct live live;
 	struct sample sample;
 	struct output *out;
 	struct view view;
-	struct pipeline pipe;
-	int level;
 };
 
 /* One interval: measure, build rows, print. -1: the reader went away. */
@@ -112,7 +113,7 @@ static int step(struct run *r, char *err, size_t errlen)
 	ret = live__next(&r->live, &r->sample, err, errlen);
 	if (ret)
 		return ret < 0 ? EXIT_RUNTIME : EXIT_OK;
-	if (pipeline_build(&r->pipe, &r->sample, &r->view, r->level, &iv)) {
+	if (pipeline_build(&r->st.pipe, &r->sample, &r->view, r->st.level, &iv)) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -141,11 +142,27 @@ static int run_batch(struct run *r, const struct options *o, char *err, size_t e
 	return ret < 0 ? EXIT_OK : ret;
 }
 
+/* Mistakes in -e are usage errors, reported before privileges matter. */
+static int check_events(const char *sysfs, const struct options *o, char *err, size_t errlen)
+{
+	struct event_list el;
+
+	return o->events ? events_parse(sysfs, o->events, &el, err, errlen) : 0;
+}
+
+static int list_topdown(const char *sysfs, const struct options *o, char *err, size_t errlen)
+{
+	struct td_discovery d;
+
+	if (td_discover(sysfs, o->level, &d, err, errlen))
+		return EXIT_RUNTIME;
+	td_discovery_print(&d, stdout);
+	return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	const char *sysfs = getenv("TDTOP_SYSFS") ? getenv("TDTOP_SYSFS") : "/sys";
-	struct collector_opts copts = {};
-	struct event_list events = {};
 	struct run r = {};
 	struct options o;
 	char err[512] = "";
@@ -165,22 +182,17 @@ int main(int argc, char **argv)
 		events_print_list(sysfs, stdout);
 		return EXIT_OK;
 	}
-	if (events_parse(sysfs, o.events ? o.events : DEFAULT_EVENTS, &events, err, sizeof(err)))
+	if (o.list) {
+		ret = list_topdown(sysfs, &o, err, sizeof(err));
 		goto out;
-	pipeline_init(&r.pipe, &events);
-	r.level = 1;
+	}
+	if (check_events(sysfs, &o, err, sizeof(err)) || check_pids(&o, err, sizeof(err)))
+		goto out;
 	r.view.by = o.threads ? BY_THREAD : BY_PROCESS;
 	r.view.pids = o.pids;
 	r.view.nr_pids = o.nr_pids;
 	r.view.top = o.top;
 	r.view.sort.kind = SORT_CPU;
-	if (o.sort && sort_key_parse(o.sort, r.pipe.names, r.pipe.nr_events, &r.view.sort)) {
-		snprintf(err, sizeof(err), "unknown sort key '%s' (want cpu, pid, comm or an event)",
-			 o.sort);
-		goto out;
-	}
-	if (check_pids(&o, err, sizeof(err)))
-		goto out;
 
 	ret = EXIT_RUNTIME;
 	if (!privileged()) {
@@ -193,16 +205,25 @@ int main(int argc, char **argv)
 			 strerror(errno));
 		goto out;
 	}
+	ret = startup_open(&r.st, &o, sysfs, &r.live, err, sizeof(err));
+	if (ret)
+		goto out;
+	if (o.sort && sort_key_parse(o.sort, r.st.pipe.names, r.st.pipe.nr_events,
+				     &r.view.sort)) {
+		snprintf(err, sizeof(err),
+			 "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
+			 o.sort);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (r.st.notice[0])
+		fprintf(stderr, "tdtop: %s\n", r.st.notice);
+	ret = EXIT_RUNTIME;
 	r.out = output__new(o.format, stdout);
 	if (!r.out) {
 		snprintf(err, sizeof(err), "out of memory");
 		goto out;
 	}
-	copts.events = &events;
-	copts.max_tasks = o.max_tasks;
-	copts.verbose = o.verbose;
-	if (live__open(&r.live, &copts, err, sizeof(err)))
-		goto out;
 	ret = run_batch(&r, &o, err, sizeof(err));
 out:
 	if (ret != EXIT_OK && err[0])
