@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,44 @@ static bool pid_wanted(const struct view *v, __u32 pid)
 	return false;
 }
 
+/* Is cgroup *id* *anc* or below it? */
+static bool cgroup_within(const struct cgroup_tree *cg, __u64 id, __u64 anc)
+{
+	__u64 up[MAX_CGROUP_DEPTH];
+	int n;
+
+	if (id == anc)
+		return true;
+	n = cg->ancestors(cg->ctx, id, up, MAX_CGROUP_DEPTH);
+	for (int i = 0; i < n; i++)
+		if (up[i] == anc)
+			return true;
+	return false;
+}
+
+static bool task_wanted(const struct view *v, const struct task_delta *t)
+{
+	if (!pid_wanted(v, t->pid))
+		return false;
+	return !v->within || !v->cg || cgroup_within(v->cg, t->cgroup_id, v->within);
+}
+
+static char *cgroup_path_dup(const struct view *v, __u64 id)
+{
+	const char *p;
+	char buf[48];
+
+	if (!v->cg)
+		return NULL;
+	p = v->cg->path(v->cg->ctx, id);
+	if (!p) {
+		/* created and removed between two walks of the tree */
+		snprintf(buf, sizeof(buf), "cgroup %llu", (unsigned long long)id);
+		p = buf;
+	}
+	return strdup(p);
+}
+
 /* The name filter applies to what the row shows: thread or process name. */
 static bool comm_wanted(const struct view *v, const struct row *r)
 {
@@ -67,9 +106,12 @@ static size_t filter_comm(const struct view *v, struct row *rows, size_t n)
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (comm_wanted(v, &rows[i]))
 			rows[kept++] = rows[i];
+		else
+			free(rows[i].cgroup);
+	}
 	return kept;
 }
 
@@ -99,6 +141,7 @@ static void row_init(struct row *r, enum row_kind kind, const struct task_delta 
 	r->tid = kind == ROW_THREAD ? (int)t->tid : (int)t->pid;
 	memcpy(r->comm, kind == ROW_THREAD ? t->comm : t->pcomm, TASK_COMM_LEN);
 	r->exited = t->exited;
+	r->cgroup_id = t->cgroup_id;
 }
 
 /* Threads of one process run: same pid and the same leader start time. */
@@ -149,7 +192,10 @@ static int row_cmp(const void *a, const void *b, void *key)
 	case SORT_PID:
 		break;
 	case SORT_COMM:
-		c = strncmp(x->comm, y->comm, TASK_COMM_LEN);
+		if (x->kind == ROW_CGROUP)
+			c = strcmp(x->cgroup ? x->cgroup : "", y->cgroup ? y->cgroup : "");
+		else
+			c = strncmp(x->comm, y->comm, TASK_COMM_LEN);
 		break;
 	case SORT_EVENT:
 		c = cmp_double_desc(delta_scaled(&x->ev[sort_by->event]),
@@ -164,6 +210,8 @@ static int row_cmp(const void *a, const void *b, void *key)
 		c = (x->pid > y->pid) - (x->pid < y->pid);
 	if (!c)
 		c = (x->tid > y->tid) - (x->tid < y->tid);
+	if (!c)
+		c = (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
 	return c;
 }
 
@@ -205,24 +253,108 @@ static void process_rows(const struct task_delta **tasks, size_t n, struct row *
 	}
 }
 
-/* Group the wanted tasks into rows; rows must hold s->nr entries. */
-static size_t build_rows(const struct sample *s, const struct view *v, struct row *rows,
-			 const struct task_delta **tasks)
-{
-	size_t n = 0, nr_rows = 0;
+struct cg_charge {
+	__u64 id;
+	int depth;		/* below the root */
+	const struct task_delta *t;
+};
 
-	for (size_t i = 0; i < s->nr; i++)
-		if (pid_wanted(v, s->tasks[i].pid))
-			tasks[n++] = &s->tasks[i];
+static int cg_charge_cmp(const void *a, const void *b)
+{
+	const struct cg_charge *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The depth of a cgroup: the number of its ancestors. */
+static int cgroup_depth(const struct cgroup_tree *cg, __u64 id)
+{
+	__u64 up[MAX_CGROUP_DEPTH];
+	int n = cg->ancestors(cg->ctx, id, up, MAX_CGROUP_DEPTH);
+
+	return n < 0 ? 0 : n;
+}
+
+/*
+ * One row per cgroup: each task is charged to its cgroup and to every
+ * ancestor up to *within*, so a parent includes its descendants.
+ */
+static int cgroup_rows(const struct view *v, const struct task_delta **tasks, size_t n,
+		       struct row **rowsp, size_t *nr_rows)
+{
+	int base = v->within ? cgroup_depth(v->cg, v->within) : 0;
+	struct cg_charge *ch = NULL;
+	size_t nr = 0, cap = 0;
+	struct row *rows;
+
+	for (size_t i = 0; i < n; i++) {
+		__u64 ids[MAX_CGROUP_DEPTH + 1];
+		int k = v->cg->ancestors(v->cg->ctx, tasks[i]->cgroup_id, ids + 1,
+					 MAX_CGROUP_DEPTH);
+		int depth = k < 0 ? 0 : k;
+
+		ids[0] = tasks[i]->cgroup_id;
+		for (int j = 0; j <= (k < 0 ? 0 : k); j++, depth--) {
+			if (v->cgroup_depth && depth - base > v->cgroup_depth)
+				continue;
+			if (nr == cap) {
+				struct cg_charge *g;
+
+				cap = cap ? cap * 2 : 256;
+				g = realloc(ch, cap * sizeof(*ch));
+				if (!g) {
+					free(ch);
+					return -ENOMEM;
+				}
+				ch = g;
+			}
+			ch[nr++] = (struct cg_charge){ ids[j], depth, tasks[i] };
+			if (v->within && ids[j] == v->within)
+				break;	/* nothing above the selection */
+		}
+	}
+	qsort(ch, nr, sizeof(*ch), cg_charge_cmp);
+	rows = calloc(nr ? nr : 1, sizeof(*rows));
+	if (!rows) {
+		free(ch);
+		return -ENOMEM;
+	}
+	*nr_rows = 0;
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r;
+
+		if (!i || ch[i].id != ch[i - 1].id) {
+			r = &rows[(*nr_rows)++];
+			r->kind = ROW_CGROUP;
+			r->ipc = NAN;
+			r->cgroup_id = ch[i].id;
+			r->depth = ch[i].depth;
+			r->cgroup = cgroup_path_dup(v, ch[i].id);
+		}
+		row_add(&rows[*nr_rows - 1], ch[i].t);
+	}
+	free(ch);
+	*rowsp = rows;
+	return 0;
+}
+
+/* Group the wanted tasks into rows; rows must hold n entries. */
+static size_t task_rows(const struct view *v, const struct task_delta **tasks, size_t n,
+			struct row *rows)
+{
+	size_t nr_rows = 0;
 
 	if (v->by == BY_THREAD) {
 		for (; nr_rows < n; nr_rows++) {
 			row_init(&rows[nr_rows], ROW_THREAD, tasks[nr_rows]);
 			row_add(&rows[nr_rows], tasks[nr_rows]);
 		}
-		return nr_rows;
+	} else {
+		process_rows(tasks, n, rows, &nr_rows);
 	}
-	process_rows(tasks, n, rows, &nr_rows);
+	for (size_t i = 0; i < nr_rows; i++)
+		if (v->cg)
+			rows[i].cgroup = cgroup_path_dup(v, rows[i].cgroup_id);
 	return nr_rows;
 }
 
@@ -230,8 +362,8 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv)
 {
 	const struct task_delta **tasks;
-	struct row *rows;
-	size_t nr_rows;
+	struct row *rows = NULL;
+	size_t nr_rows = 0, n = 0;
 
 	memset(iv, 0, sizeof(*iv));
 	iv->ts = s->ts;
@@ -246,14 +378,29 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	iv->read_errors = s->read_errors;
 	iv->switches = s->switches;
 
-	rows = calloc(s->nr ? s->nr : 1, sizeof(*rows));
 	tasks = malloc((s->nr ? s->nr : 1) * sizeof(*tasks));
-	if (!rows || !tasks) {
-		free(rows);
+	if (!tasks)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nr; i++)
+		if (task_wanted(v, &s->tasks[i]))
+			tasks[n++] = &s->tasks[i];
+
+	if (v->by == BY_CGROUP && v->cg) {
+		int ret = cgroup_rows(v, tasks, n, &rows, &nr_rows);
+
+		free(tasks);
+		if (ret)
+			return ret;
+		iv->rows = rows;
+		iv->nr_rows = nr_rows;
+		return 0;
+	}
+	rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows) {
 		free(tasks);
 		return -ENOMEM;
 	}
-	nr_rows = filter_comm(v, rows, build_rows(s, v, rows, tasks));
+	nr_rows = filter_comm(v, rows, task_rows(v, tasks, n, rows));
 	free(tasks);
 	iv->rows = rows;
 	iv->nr_rows = nr_rows;
@@ -263,12 +410,14 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 void interval__sort(struct interval *iv, const struct view *v)
 {
 	qsort_r(iv->rows, iv->nr_rows, sizeof(*iv->rows), row_cmp, (void *)&v->sort);
-	if (v->top && iv->nr_rows > v->top)
-		iv->nr_rows = v->top;
+	while (v->top && iv->nr_rows > v->top)
+		free(iv->rows[--iv->nr_rows].cgroup);
 }
 
 void interval__free_rows(struct interval *iv)
 {
+	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)
+		free(iv->rows[i].cgroup);
 	free(iv->rows);
 	iv->rows = NULL;
 	iv->nr_rows = 0;

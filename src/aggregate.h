@@ -14,7 +14,20 @@
 enum group_by {
 	BY_PROCESS,
 	BY_THREAD,
+	BY_CGROUP,
 };
+
+/* What aggregation needs to know of the cgroup tree (live: the cgroup
+ * cache; tests: a table). */
+struct cgroup_tree {
+	/* ancestors of id, nearest first, the root last; -1 when unknown */
+	int (*ancestors)(void *ctx, __u64 id, __u64 *out, int max);
+	/* path below the cgroup root ("/a/b"), NULL when unknown */
+	const char *(*path)(void *ctx, __u64 id);
+	void *ctx;
+};
+
+#define MAX_CGROUP_DEPTH 64
 
 enum sort_kind {
 	SORT_CPU,	/* on-CPU time, descending */
@@ -38,6 +51,10 @@ struct view {
 	const int *pids;	/* only these processes; none means all */
 	size_t nr_pids;
 	const char *comm;	/* only rows whose name contains this; NULL: all */
+	const struct cgroup_tree *cg;	/* cgroup mode; NULL otherwise */
+	__u64 within;		/* only tasks in this cgroup or below; 0: all */
+	int cgroup_depth;	/* cgroup rows at most this far below *within* (or the
+				 * root); 0: any depth */
 	struct sort_key sort;
 	size_t top;		/* at most this many rows; 0 = all */
 };

@@ -15,6 +15,7 @@
 enum row_kind {
 	ROW_PROCESS,
 	ROW_THREAD,
+	ROW_CGROUP,
 };
 
 /* Deltas of one counter over the interval. */
@@ -30,7 +31,11 @@ struct row {
 	int tid;		/* thread rows only; == pid for process rows */
 	char comm[TASK_COMM_LEN];
 	bool exited;		/* last report: the task (or process) is gone */
-	int nr_threads;		/* process rows: threads charged this interval */
+	int nr_threads;		/* process rows: threads charged this interval;
+				 * cgroup rows: tasks, descendants' included */
+	__u64 cgroup_id;	/* cgroup mode: the row's (a process's: its first thread's) */
+	char *cgroup;		/* its path below the cgroup root, or NULL; owned by the row */
+	int depth;		/* cgroup rows: below the root (0) */
 	__u64 cpu_ns;
 	struct delta ev[MAX_EVENTS];
 	struct td_result td;	/* valid only when the interval is TopDown */

@@ -153,3 +153,108 @@ TEST(aggregate_empty_sample)
 	CHECK_INT(iv.nr_rows, 0);
 	interval__free_rows(&iv);
 }
+
+/* A fixed tree: 1 "/" -> 2 "/system.slice" -> 3 "/system.slice/nginx.service",
+ * 1 -> 4 "/user.slice". */
+static int fake_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	static const __u64 parent[] = { 0, 0, 1, 2, 1 };
+	int n = 0;
+
+	if (id == 0 || id > 4)
+		return -1;
+	for (__u64 p = parent[id]; p && n < max; p = parent[p])
+		out[n++] = p;
+	return n;
+}
+
+static const char *fake_path(void *ctx, __u64 id)
+{
+	static const char *const paths[] = { NULL, "/", "/system.slice",
+					     "/system.slice/nginx.service", "/user.slice" };
+
+	return id <= 4 ? paths[id] : NULL;
+}
+
+static const struct cgroup_tree fake_tree = { fake_ancestors, fake_path, NULL };
+
+static void cg_fixture(struct sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->interval_s = 1;
+	task(s, 10, 10, 1, "nginx", "nginx", 100, 1, false);
+	s->tasks[0].cgroup_id = 3;
+	task(s, 11, 10, 1, "nginx", "nginx", 50, 1, false);
+	s->tasks[1].cgroup_id = 3;
+	task(s, 20, 20, 2, "bash", "bash", 7, 1, false);
+	s->tasks[2].cgroup_id = 4;
+	task(s, 30, 30, 3, "sd", "sd", 3, 1, false);
+	s->tasks[3].cgroup_id = 2;
+	task(s, 40, 40, 4, "ghost", "ghost", 9, 1, false);
+	s->tasks[4].cgroup_id = 99;	/* unknown to the tree */
+}
+
+static const struct row *cg_row(const struct interval *iv, __u64 id)
+{
+	for (size_t i = 0; i < iv->nr_rows; i++)
+		if (iv->rows[i].cgroup_id == id)
+			return &iv->rows[i];
+	return NULL;
+}
+
+TEST(aggregate_cgroup_rollup)
+{
+	struct view v = { .by = BY_CGROUP, .cg = &fake_tree };
+	struct sample s;
+	struct interval iv;
+	const struct row *r;
+
+	cg_fixture(&s);
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 5);	/* 1, 2, 3, 4 and the unknown 99 */
+	r = cg_row(&iv, 3);
+	CHECK(r && r->cpu_ns == 150 && r->nr_threads == 2 && r->depth == 2);
+	CHECK(r && r->kind == ROW_CGROUP && r->cgroup &&
+	      !strcmp(r->cgroup, "/system.slice/nginx.service"));
+	r = cg_row(&iv, 2);
+	CHECK(r && r->cpu_ns == 153 && r->depth == 1);	/* own 3 + nginx 150 */
+	r = cg_row(&iv, 1);
+	CHECK(r && r->cpu_ns == 160);	/* everything known; 99 has no ancestors */
+	r = cg_row(&iv, 99);
+	CHECK(r && r->cpu_ns == 9 && r->cgroup && !strcmp(r->cgroup, "cgroup 99"));
+	interval__free_rows(&iv);
+	sample__free(&s);
+}
+
+TEST(aggregate_cgroup_within_and_depth)
+{
+	struct view v = { .by = BY_CGROUP, .cg = &fake_tree, .within = 2, .cgroup_depth = 1 };
+	struct sample s;
+	struct interval iv;
+
+	cg_fixture(&s);
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 2);	/* 2 and its child 3; nothing above 2 */
+	CHECK(cg_row(&iv, 1) == NULL && cg_row(&iv, 4) == NULL);
+	CHECK(cg_row(&iv, 2) && cg_row(&iv, 2)->cpu_ns == 153);
+	interval__free_rows(&iv);
+
+	v.cgroup_depth = 0;
+	v.by = BY_PROCESS;	/* --cgroup also filters process rows */
+	v.within = 2;
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 2);	/* nginx (pid 10) and sd (pid 30) */
+	CHECK(row_of(&iv, 10, "nginx") && row_of(&iv, 10, "nginx")->cgroup_id == 3);
+	CHECK(row_of(&iv, 10, "nginx")->cgroup &&
+	      !strcmp(row_of(&iv, 10, "nginx")->cgroup, "/system.slice/nginx.service"));
+	interval__free_rows(&iv);
+
+	v.cgroup_depth = 1;
+	v.within = 0;
+	v.by = BY_CGROUP;
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK(cg_row(&iv, 3) == NULL);	/* depth 2 hidden */
+	CHECK(cg_row(&iv, 2) && cg_row(&iv, 2)->cpu_ns == 153);	/* still includes it */
+	interval__free_rows(&iv);
+	sample__free(&s);
+}
