@@ -98,6 +98,7 @@ static void wait_until(struct timespec *deadline, double delay_s)
 
 struct run {
 	struct startup st;
+	struct cgroups cg;
 	struct live live;
 	struct sample sample;
 	struct output *out;
@@ -121,6 +122,9 @@ static int step(struct run *r, char *err, size_t errlen)
 	iv.self_cpu_pct = r->live.self_cpu_pct;
 	ret = output__interval(r->out, &iv);
 	interval__free_rows(&iv);
+	/* removed cgroups have had their last report */
+	if (r->cg.on)
+		cgroup_cache__drop_gone(&r->cg.cache);
 	return ret ? -1 : EXIT_OK;
 }
 
@@ -188,7 +192,14 @@ int main(int argc, char **argv)
 	}
 	if (check_events(sysfs, &o, err, sizeof(err)) || check_pids(&o, err, sizeof(err)))
 		goto out;
-	r.view.by = o.threads ? BY_THREAD : BY_PROCESS;
+	ret = cgroups_open(&r.cg, &o, err, sizeof(err));
+	if (ret)
+		goto out;
+	ret = EXIT_USAGE;
+	r.view.by = o.by;
+	r.view.cg = r.cg.on ? &r.cg.tree : NULL;
+	r.view.within = r.cg.selected;
+	r.view.cgroup_depth = o.cgroup_depth;
 	r.view.pids = o.pids;
 	r.view.nr_pids = o.nr_pids;
 	r.view.top = o.top;
@@ -205,7 +216,7 @@ int main(int argc, char **argv)
 			 strerror(errno));
 		goto out;
 	}
-	ret = startup_open(&r.st, &o, sysfs, &r.live, err, sizeof(err));
+	ret = startup_open(&r.st, &o, sysfs, r.cg.on, &r.live, err, sizeof(err));
 	if (ret)
 		goto out;
 	if (o.sort && sort_key_parse(o.sort, r.st.pipe.names, r.st.pipe.nr_events,
@@ -229,6 +240,7 @@ out:
 	if (ret != EXIT_OK && err[0])
 		fprintf(stderr, "tdtop: %s\n", err);
 	live__close(&r.live);
+	cgroups_close(&r.cg);
 	output__free(r.out);
 	sample__free(&r.sample);
 	return ret;

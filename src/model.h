@@ -58,6 +58,7 @@ struct interval {
 	__u64 read_errors;	/* counter reads that failed */
 	__u64 switches;
 	bool topdown;		/* rows carry a TopDown breakdown */
+	bool cgroups;		/* rows carry their cgroup */
 	int level;		/* TopDown level shown: 1 or 2 */
 	const char *method;	/* td_method_name(), or "none" */
 	struct td_result td;	/* all tasks together, idle excluded */

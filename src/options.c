@@ -16,12 +16,17 @@ enum {
 	OPT_LIST,
 	OPT_STRICT,
 	OPT_ALLOW_SMT,
+	OPT_BY,
+	OPT_CGROUP_DEPTH,
 };
 
 static const struct option long_opts[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "threads", no_argument, NULL, 'H' },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "cgroup", required_argument, NULL, 'c' },
+	{ "cgroup-depth", required_argument, NULL, OPT_CGROUP_DEPTH },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "iterations", required_argument, NULL, 'n' },
 	{ "batch", no_argument, NULL, 'b' },
@@ -67,7 +72,12 @@ void options_usage(FILE *f)
 "                         raw: rNNNN (hex)\n"
 "      --list-events      list the events this machine offers and exit\n"
 "  -p, --pid PID[,PID...] only these processes (and their threads)\n"
-"  -H, --threads          one row per thread instead of per process\n"
+"  -H, --threads          one row per thread instead of per process (--by thread)\n"
+"      --by WHAT          rows per process (default), thread or cgroup; cgroup rows\n"
+"                         include their descendants\n"
+"  -c, --cgroup PATH      only tasks in this cgroup v2 and below; PATH is relative to\n"
+"                         the cgroup root (e.g. system.slice/nginx.service) or absolute\n"
+"      --cgroup-depth N   cgroup rows at most N levels below the root (or -c PATH)\n"
 "\n"
 "Output:\n"
 "  -d, --delay SECS       interval between updates, fractional (default 1)\n"
@@ -87,6 +97,7 @@ void options_usage(FILE *f)
 "  sudo tdtop -l 2 -s backend              level 2, most backend-bound first\n"
 "  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
 "  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
+"  sudo tdtop --by cgroup -c system.slice  services, with their TopDown breakdown\n"
 "\n"
 "Needs root, or CAP_BPF and CAP_PERFMON. Nothing stays loaded after exit.\n"
 "Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
@@ -152,6 +163,20 @@ static int parse_delay(const char *arg, double *out)
 	return 0;
 }
 
+static int parse_by(const char *s, enum group_by *by)
+{
+	static const char *const names[] = { [BY_PROCESS] = "process", [BY_THREAD] = "thread",
+					     [BY_CGROUP] = "cgroup" };
+
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+		if (!strcmp(s, names[i])) {
+			*by = (enum group_by)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -170,7 +195,7 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 	/* 0, not 1: glibc then also resets its scan state (tests parse repeatedly) */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:p:Hd:n:bo:s:l:vhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":e:p:Hc:d:n:bo:s:l:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->events = optarg;
@@ -180,7 +205,29 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return -1;
 			break;
 		case 'H':
-			o->threads = true;
+			o->by = BY_THREAD;
+			break;
+		case OPT_BY:
+			if (parse_by(optarg, &o->by)) {
+				snprintf(err, errlen,
+					 "invalid --by '%s' (want process, thread or cgroup)", optarg);
+				return -1;
+			}
+			break;
+		case 'c':
+			if (!*optarg) {
+				snprintf(err, errlen, "empty cgroup path");
+				return -1;
+			}
+			o->cgroup = optarg;
+			break;
+		case OPT_CGROUP_DEPTH:
+			if (parse_long(optarg, 1, MAX_CGROUP_DEPTH, &v)) {
+				snprintf(err, errlen, "invalid --cgroup-depth '%s' (want 1..%d)",
+					 optarg, MAX_CGROUP_DEPTH);
+				return -1;
+			}
+			o->cgroup_depth = (int)v;
 			break;
 		case 'd':
 			if (parse_delay(optarg, &o->delay_s)) {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "aggregate.h"
 #include "output.h"
 
 #define MAX_PIDS 1024
@@ -26,7 +27,9 @@ struct options {
 	const char *events;	/* -e; NULL for the default */
 	int pids[MAX_PIDS];
 	size_t nr_pids;
-	bool threads;
+	enum group_by by;	/* --by; -H is --by thread */
+	const char *cgroup;	/* -c: only this cgroup and below */
+	int cgroup_depth;	/* 0: any */
 	double delay_s;
 	long iterations;	/* 0: until interrupted */
 	bool batch;

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include "cgroup_names.h"
 #include "format.h"
 #include "json.h"
 #include "metrics.h"
@@ -155,27 +156,73 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 	json__newline(w);
 }
 
+static void put_label(struct json_writer *w, const char *key, const char *val)
+{
+	if (!*val)
+		return;
+	json__key(w, key);
+	json__string(w, val);
+}
+
+/* "cgroup", "cgroup_id" and what the path is recognised as. */
+static void put_cgroup(struct json_writer *w, const struct row *r)
+{
+	struct cgroup_label l;
+
+	json__key(w, "cgroup");
+	json__string(w, r->cgroup);
+	json__key(w, "cgroup_id");
+	json__uint(w, r->cgroup_id);
+	cgroup_name_recognise(r->cgroup, &l);
+	put_label(w, "container", l.container);
+	put_label(w, "runtime", l.runtime);
+	put_label(w, "pod", l.pod_uid);
+	put_label(w, "qos", l.qos);
+	put_label(w, "unit", l.unit);
+}
+
+static const char *row_type(const struct row *r)
+{
+	switch (r->kind) {
+	case ROW_THREAD:
+		return "thread";
+	case ROW_CGROUP:
+		return "cgroup";
+	default:
+		return "process";
+	}
+}
+
 static void put_row(struct json_writer *w, const struct interval *iv, const struct row *r)
 {
 	bool thread = r->kind == ROW_THREAD;
 
 	json__begin_object(w);
 	json__key(w, "type");
-	json__string(w, thread ? "thread" : "process");
-	json__key(w, "pid");
-	json__int(w, r->pid);
-	if (thread) {
-		json__key(w, "tid");
-		json__int(w, r->tid);
+	json__string(w, row_type(r));
+	if (r->kind != ROW_CGROUP) {
+		json__key(w, "pid");
+		json__int(w, r->pid);
+		if (thread) {
+			json__key(w, "tid");
+			json__int(w, r->tid);
+		}
+		json__key(w, "comm");
+		json__string_n(w, r->comm, strnlen(r->comm, sizeof(r->comm)));
 	}
-	json__key(w, "comm");
-	json__string_n(w, r->comm, strnlen(r->comm, sizeof(r->comm)));
+	if (r->cgroup)
+		put_cgroup(w, r);
 	json__key(w, "cpu_ns");
 	json__uint(w, r->cpu_ns);
 	json__key(w, "cpu_pct");
 	json__double(w, iv_cpu_pct(iv, r->cpu_ns));
-	if (!thread) {
+	if (r->kind == ROW_PROCESS) {
 		json__key(w, "threads");
+		json__int(w, r->nr_threads);
+	} else if (r->kind == ROW_CGROUP) {
+		json__key(w, "depth");
+		json__int(w, r->depth);
+		json__key(w, "tasks");
 		json__int(w, r->nr_threads);
 	}
 	if (r->exited) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cgroup_names.h"
 #include "format.h"
 #include "metrics.h"
 #include "output.h"
@@ -128,15 +129,27 @@ static int event_width(const char *name)
 	return len > MIN_EVENT_WIDTH ? len : MIN_EVENT_WIDTH;
 }
 
+/* Cgroup rows are named by a recognisable form of their path. */
+#define CGROUP_WIDTH 40
+
+static bool has_cgroup_rows(const struct interval *iv)
+{
+	return iv->rows && iv->nr_rows && iv->rows[0].kind == ROW_CGROUP;
+}
+
 static void put_columns(FILE *f, const struct interval *iv, bool threads)
 {
 	int nr = iv_nr_events(iv);
 	char name[NAME_LEN];
 
-	fprintf(f, "%7s", "PID");
-	if (threads)
-		fprintf(f, " %7s", "TID");
-	fprintf(f, " %-15s %6s", "COMM", "CPU%");
+	if (has_cgroup_rows(iv)) {
+		fprintf(f, "%-*s %6s", CGROUP_WIDTH, "CGROUP", "CPU%");
+	} else {
+		fprintf(f, "%7s", "PID");
+		if (threads)
+			fprintf(f, " %7s", "TID");
+		fprintf(f, " %-15s %6s", "COMM", "CPU%");
+	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
 			if (td_shown(iv, i))
@@ -157,15 +170,22 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 	char comm[TASK_COMM_LEN], name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
 	int nr = iv_nr_events(iv);
 
-	fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
-	fprintf(f, "%7d", r->pid);
-	if (threads) {
-		if (r->kind == ROW_THREAD)
+	if (r->kind == ROW_CGROUP) {
+		char cg[CGROUP_WIDTH + 1];
+
+		cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, cg, sizeof(cg));
+		fprintf(f, "%-*s %6s", CGROUP_WIDTH, cg,
+			pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+	} else {
+		fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
+		fprintf(f, "%7d", r->pid);
+		if (threads && r->kind == ROW_THREAD)
 			fprintf(f, " %7d", r->tid);
-		else
+		else if (threads)
 			fprintf(f, " %7s", "-");
+		fprintf(f, " %-15s %6s", comm,
+			pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
 	}
-	fprintf(f, " %-15s %6s", comm, pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
 			if (td_shown(iv, i))

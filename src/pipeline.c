@@ -28,6 +28,7 @@ int pipeline_build(const struct pipeline *p, const struct sample *s, const struc
 	iv->method = p->method;
 	iv->notice = p->notice;
 	iv->topdown = p->topdown;
+	iv->cgroups = v->cg != NULL;
 	iv->level = level;
 	iv->bpf_ns_per_switch = NAN;
 	iv->self_cpu_pct = NAN;

@@ -2,7 +2,75 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "startup.h"
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* An id not seen yet makes the cache walk the tree (rate-limited). */
+static int tree_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	struct cgroup_cache *c = ctx;
+
+	if (!cgroup_cache__lookup(c, id, mono_s()))
+		return -1;
+	return cgroup_cache__ancestors(c, id, (unsigned long long *)out, max);
+}
+
+static const char *tree_path(void *ctx, __u64 id)
+{
+	const struct cgroup_entry *e = cgroup_cache__lookup(ctx, id, mono_s());
+
+	return e ? e->path : NULL;
+}
+
+int cgroups_open(struct cgroups *cg, const struct options *o, char *err, size_t errlen)
+{
+	char mount[CGROUP_PATH_MAX], abs[CGROUP_PATH_MAX];
+	unsigned long long id;
+	int ret;
+
+	memset(cg, 0, sizeof(*cg));
+	if (o->by != BY_CGROUP && !o->cgroup)
+		return EXIT_OK;
+	ret = cgroup2_mount_from_mountinfo(NULL, mount, sizeof(mount));
+	if (ret) {
+		cgroup2_mount_strerror(ret, err, errlen);
+		return EXIT_RUNTIME;
+	}
+	if (o->cgroup) {
+		if (cgroup_resolve_path(mount, o->cgroup, abs, sizeof(abs), &id, err, errlen))
+			return EXIT_USAGE;
+		cg->selected = id;
+	}
+	ret = cgroup_cache__init(&cg->cache, mount, NULL);
+	if (!ret)
+		ret = cgroup_cache__refresh(&cg->cache, mono_s());
+	if (ret < 0) {
+		snprintf(err, errlen, "failed to read the cgroup tree at %s: %s", mount,
+			 strerror(-ret));
+		cgroup_cache__free(&cg->cache);
+		return EXIT_RUNTIME;
+	}
+	cg->tree.ancestors = tree_ancestors;
+	cg->tree.path = tree_path;
+	cg->tree.ctx = &cg->cache;
+	cg->on = true;
+	return EXIT_OK;
+}
+
+void cgroups_close(struct cgroups *cg)
+{
+	if (cg->on)
+		cgroup_cache__free(&cg->cache);
+	memset(cg, 0, sizeof(*cg));
+}
 
 static void set_method(struct startup *st, const struct td_config *cfg)
 {
@@ -23,6 +91,7 @@ static int open_live(struct startup *st, const struct options *o, const struct t
 		.events = &st->events,
 		.parts = parts,
 		.max_tasks = o->max_tasks,
+		.by_cgroup = st->by_cgroup,
 		.verbose = o->verbose,
 	};
 
@@ -91,13 +160,14 @@ static int open_topdown(struct startup *st, const struct options *o, struct live
 }
 
 int startup_open(struct startup *st, const struct options *o, const char *sysfs,
-		 struct live *live, char *err, size_t errlen)
+		 bool by_cgroup, struct live *live, char *err, size_t errlen)
 {
 	const char *fallback = FALLBACK_HW_EVENTS;
 	char why[TD_REASON_LEN];
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	st->by_cgroup = by_cgroup;
 	st->level = 1;
 	snprintf(st->method, sizeof(st->method), "none");
 	if (o->events) {

@@ -7,10 +7,28 @@
 #ifndef __TDTOP_STARTUP_H
 #define __TDTOP_STARTUP_H
 
+#include "cgroup.h"
 #include "discover.h"
 #include "live.h"
 #include "options.h"
 #include "pipeline.h"
+
+/* The cgroup tree as aggregation sees it, when rows involve cgroups. */
+struct cgroups {
+	bool on;
+	struct cgroup_cache cache;
+	struct cgroup_tree tree;
+	__u64 selected;			/* -c PATH, or 0 */
+};
+
+/*
+ * Find the cgroup2 mount and resolve -c when cgroups matter for *o*.
+ * Returns an exit code with a message in *err*: a -c path that is not a
+ * cgroup is a usage error, no cgroup v2 a runtime one.
+ */
+int cgroups_open(struct cgroups *cg, const struct options *o, char *err, size_t errlen);
+
+void cgroups_close(struct cgroups *cg);
 
 struct startup {
 	struct event_list events;
@@ -20,6 +38,7 @@ struct startup {
 	char method[64];		/* "perf_metrics", "perf_metrics+intel_atom", "none" */
 	char notice[TD_REASON_LEN + 128]; /* fallback or caveat, "" when none */
 	char title[192];		/* CPU model and method, for headers */
+	bool by_cgroup;			/* tasks are charged per cgroup */
 };
 
 /*
@@ -28,6 +47,6 @@ struct startup {
  * -e) or EXIT_RUNTIME, with a one-line message in *err*.
  */
 int startup_open(struct startup *st, const struct options *o, const char *sysfs,
-		 struct live *live, char *err, size_t errlen);
+		 bool by_cgroup, struct live *live, char *err, size_t errlen);
 
 #endif /* __TDTOP_STARTUP_H */

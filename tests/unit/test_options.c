@@ -37,7 +37,7 @@ TEST(options_defaults)
 	CHECK_INT(o.iterations, 0);
 	CHECK_INT(o.format, OUTPUT_TEXT);
 	CHECK_INT(o.max_tasks, DEFAULT_MAX_TASKS);
-	CHECK(o.events == NULL && !o.threads && !o.batch && o.nr_pids == 0);
+	CHECK(o.events == NULL && o.by == BY_PROCESS && !o.batch && o.nr_pids == 0);
 }
 
 TEST(options_values)
@@ -50,7 +50,7 @@ TEST(options_values)
 	CHECK_STR(o.events, "cs,faults");
 	CHECK_INT(o.nr_pids, 2);
 	CHECK_INT(o.pids[1], 34);
-	CHECK(o.threads && o.batch);
+	CHECK(o.by == BY_THREAD && o.batch);
 	CHECK_NEAR(o.delay_s, 0.25, 1e-12);
 	CHECK_INT(o.iterations, 3);
 	CHECK_INT(o.format, OUTPUT_JSON);
@@ -59,6 +59,10 @@ TEST(options_values)
 	CHECK_INT(o.max_tasks, 100);
 	CHECK_INT(PARSE(&o, "--output=csv", "--delay=2", "--threads"), 0);
 	CHECK_INT(o.format, OUTPUT_CSV);
+	CHECK_INT(PARSE(&o, "--by", "cgroup", "-c", "system.slice", "--cgroup-depth", "2"), 0);
+	CHECK_INT(o.by, BY_CGROUP);
+	CHECK_STR(o.cgroup, "system.slice");
+	CHECK_INT(o.cgroup_depth, 2);
 }
 
 TEST(options_usage_errors)
@@ -85,6 +89,10 @@ TEST(options_usage_errors)
 	CHECK(strstr(err, "xml") != NULL);
 	CHECK_INT(PARSE(&o, "--top", "0"), -1);
 	CHECK_INT(PARSE(&o, "--max-tasks", "3"), -1);
+	CHECK_INT(PARSE(&o, "--by", "container"), -1);
+	CHECK_INT(PARSE(&o, "-c", ""), -1);
+	CHECK_INT(PARSE(&o, "--cgroup-depth", "0"), -1);
+	CHECK_INT(PARSE(&o, "--cgroup-depth", "65"), -1);
 	CHECK_INT(PARSE(&o, "--bogus"), -1);
 	CHECK(strstr(err, "unknown option") != NULL);
 	CHECK_INT(PARSE(&o, "-x"), -1);
