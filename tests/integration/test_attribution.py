@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""What tdtop charges to a process against what the kernel accounted for it
+(CLOCK_PROCESS_CPUTIME_ID, schedstat, getrusage), summed over every interval
+from attach to the process's exit. The workload reports its accounting just
+before and after its work, while tdtop is already attached; in between, and
+after, it is blocked, so the windows match up to a few ms or faults."""
+import os
+
+from tdtest import (Sampler, SkipTest, Workload, assert_close, assert_conservation, observe,
+                    require_cpus, require_root, rows_of, schedstat_ns, sum_rows)
+
+MS = 1000000
+
+
+def test_burn_cpu_time():
+    """Two threads burning 400 ms each on CPU 0."""
+    require_root()
+    marks = {}
+    with Workload("burn", 400, 2, cpus="0") as wl:
+        ivs = observe(wl, "-e", "cpu-clock,task-clock", "-d", "0.5",
+                      before=lambda: marks.update(before=schedstat_ns(wl.pid)),
+                      after=lambda: marks.update(after=schedstat_ns(wl.pid)))
+        rows = rows_of(ivs, wl.pid)
+        assert rows, f"no row for pid {wl.pid}"
+        truth = wl.delta("cpu_ns")
+        assert truth >= 800 * MS, f"workload burnt only {truth} ns"
+        sched = marks["after"] - marks["before"]
+        # tdtop also sees the process wake up, report and exit: ~1 ms
+        for name, got in (("cpu_ns", sum_rows(rows)), ("cpu-clock", sum_rows(rows, "cpu-clock"))):
+            assert_close(f"{name} vs CLOCK_PROCESS_CPUTIME_ID", got, truth, slack=3 * MS)
+            assert_close(f"{name} vs schedstat", got, sched, slack=3 * MS)
+
+
+def test_page_faults():
+    """20000 fresh pages touched: one minor fault each."""
+    require_root()
+    with Workload("faults", 20000, cpus="0") as wl:
+        ivs = observe(wl, "-e", "page-faults,minor-faults,major-faults", "-d", "0.5")
+        rows = rows_of(ivs, wl.pid)
+        assert rows, f"no row for pid {wl.pid}"
+        minflt, majflt = wl.delta("self", "minflt"), wl.delta("self", "majflt")
+        assert minflt >= 20000, f"workload saw only {minflt} minor faults"
+        # a few faults of the go/report/exit path are outside the window
+        assert_close("page-faults vs minflt+majflt", sum_rows(rows, "page-faults"),
+                     minflt + majflt, slack=30)
+        assert_close("minor-faults vs minflt", sum_rows(rows, "minor-faults"), minflt, slack=30)
+        assert_close("major-faults vs majflt", sum_rows(rows, "major-faults"), majflt, slack=5)
+
+
+def test_context_switches():
+    """20000 pipe round trips between two threads sharing CPU 0."""
+    require_root()
+    with Workload("switches", 20000, cpus="0") as wl:
+        ivs = observe(wl, "-e", "context-switches", "-d", "0.5")
+        rows = rows_of(ivs, wl.pid)
+        assert rows, f"no row for pid {wl.pid}"
+        truth = wl.delta("self", "nvcsw") + wl.delta("self", "nivcsw")
+        assert truth >= 40000, f"workload switched only {truth} times"
+        assert_close("context-switches vs nvcsw+nivcsw", sum_rows(rows, "context-switches"),
+                     truth, slack=20)
+
+
+def test_never_switching_task_counted_every_interval():
+    """A thread spinning alone on CPU 1 never leaves it: every interval must
+    still charge it what it ran in that interval (~100%), not only the one
+    in which it finally stops. What it ran per interval is interpolated from
+    its schedstat sampled every 20 ms, so other load on CPU 1 is allowed for."""
+    require_root()
+    require_cpus(2)
+    with Workload("burn", 3000, 1, cpus="1") as wl:
+        sampler = {}
+
+        def start():
+            sampler["s"] = Sampler(lambda: schedstat_ns(wl.pid))
+
+        ivs = observe(wl, "-e", "cpu-clock", "-d", "0.5", tdtop_cpus="0", before=start,
+                      after=lambda: sampler["s"].stop())
+        sampler = sampler["s"]
+        inside = [(iv, rs) for iv, rs in ivs
+                  if iv["ts"] - iv["interval_s"] >= wl.go_time + 0.1
+                  and iv["ts"] <= wl.done_time - 0.1]
+        assert len(inside) >= 3, f"only {len(inside)} intervals inside the burn"
+        alone = 0
+        for iv, rs in inside:
+            mine = [r for r in rs if r["pid"] == wl.pid and r["type"] == "process"]
+            assert len(mine) == 1, f"interval ts={iv['ts']}: {len(mine)} rows for pid {wl.pid}"
+            r = mine[0]
+            ran = sampler.at(iv["ts"]) - sampler.at(iv["ts"] - iv["interval_s"])
+            pct = 100.0 * ran / (iv["interval_s"] * 1e9)
+            alone += pct >= 95
+            assert abs(r["cpu_pct"] - pct) <= 5, \
+                f"interval ts={iv['ts']}: cpu_pct {r['cpu_pct']:.1f}, schedstat says {pct:.1f}"
+            assert_close(f"interval ts={iv['ts']}: cpu-clock vs schedstat",
+                         r["counts"]["cpu-clock"], ran, rel=0.05)
+        if alone < 2:
+            # other work kept preempting the thread: the no-switch case was not met
+            raise SkipTest(f"CPU 1 too busy: the thread had it alone in {alone} intervals")
+
+
+def _thread_schedstat(pid):
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+            out[int(tid)] = int(f.read().split()[0])
+    return out
+
+
+def test_thread_rows():
+    """-H: one row per thread; each thread's total matches its own
+    schedstat, the threads add up to the process's CPU time and page
+    faults, and every interval's thread rows + idle + lost == totals."""
+    require_root()
+    evs = ("cpu-clock", "page-faults", "context-switches")
+    marks = {}
+    # Pinned: a wakeup onto an idle CPU makes the kernel start the woken
+    # thread's runtime at the (stale) wakeup clock, so with a CPU idling
+    # between the ping-pong's switches schedstat would credit each thread
+    # a few µs per switch that it did not spend on the CPU.
+    with Workload("burn", 300, 3, "faults", 3000, "switches", 3000, cpus="0") as wl:
+        ivs = observe(wl, "-H", "-e", ",".join(evs), "-d", "0.5",
+                      before=lambda: marks.update(before=_thread_schedstat(wl.pid)),
+                      after=lambda: marks.update(after=_thread_schedstat(wl.pid)))
+        rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+        assert rows and all(r["type"] == "thread" for r in rows), rows[:3]
+        tids = set(wl.report["tids"])
+        assert len(tids) == 5, tids    # main, 3 burners, 1 ponger
+        assert {r["tid"] for r in rows} == tids, ({r["tid"] for r in rows}, tids)
+        for tid in tids:
+            got = sum_rows([r for r in rows if r["tid"] == tid])
+            sched = marks["after"][tid] - marks["before"].get(tid, 0)
+            assert_close(f"thread {tid} cpu_ns vs its schedstat", got, sched, slack=3 * MS)
+        assert_close("threads' cpu_ns vs CLOCK_PROCESS_CPUTIME_ID", sum_rows(rows),
+                     wl.delta("cpu_ns"), slack=3 * MS)
+        assert_close("threads' page-faults vs minflt+majflt", sum_rows(rows, "page-faults"),
+                     wl.delta("self", "minflt") + wl.delta("self", "majflt"), slack=30)
+        assert_conservation(ivs, evs)

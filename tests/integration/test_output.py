@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Machine-readable output stays parseable whatever the data: every JSON line
+is an object of the documented shape, CSV keeps its columns, and a comm made
+of quotes, backslashes, a newline, control bytes and invalid UTF-8 changes
+neither."""
+import csv
+import io
+
+from tdtest import Tdtop, Workload, observe, require_root
+
+# 10 bytes, under the 15 a comm can hold
+WEIRD = b'q"b\\s\nn\x01\xff\xfe,'
+EVENTS = ("cpu-clock", "page-faults", "context-switches")
+
+
+def _check_interval(iv):
+    for key, typ in (("ts", (int, float)), ("interval_s", (int, float)), ("ncpus", int),
+                     ("totals", dict), ("idle", dict), ("lost", dict), ("cpu_ns", dict),
+                     ("dropped", int), ("read_errors", int), ("switches", int)):
+        assert isinstance(iv.get(key), typ), f"interval {key}: {iv.get(key)!r}"
+    for key in ("totals", "idle", "lost"):
+        assert set(iv[key]) == set(EVENTS), (key, iv[key])
+        assert all(isinstance(v, int) and v >= 0 for v in iv[key].values()), iv[key]
+    assert set(iv["cpu_ns"]) >= {"total", "idle", "lost"}, iv["cpu_ns"]
+    assert iv["interval_s"] > 0 and iv["ncpus"] >= 1, iv
+
+
+def _check_row(r):
+    assert r["type"] in ("process", "thread"), r
+    for key, typ in (("pid", int), ("comm", str), ("cpu_ns", int), ("cpu_pct", (int, float)),
+                     ("counts", dict)):
+        assert isinstance(r.get(key), typ), f"row {key}: {r!r}"
+    if r["type"] == "thread":
+        assert isinstance(r.get("tid"), int), r
+    else:
+        assert isinstance(r.get("threads"), int) and r["threads"] >= 1, r
+    assert r.get("exited", True) is True, r    # present only when true
+    assert set(r["counts"]) == set(EVENTS), r
+    assert all(isinstance(v, int) and v >= 0 for v in r["counts"].values()), r
+
+
+def test_json_lines_shape():
+    require_root()
+    for extra in ([], ["-H"]):
+        with Workload("burn", 200, 2, "spawn", 50, "faults", 1000) as wl:
+            ivs = observe(wl, "-e", ",".join(EVENTS), "-d", "0.3", *extra)
+        assert len(ivs) >= 2, len(ivs)
+        for iv, rows in ivs:
+            _check_interval(iv)
+            for r in rows:
+                _check_row(r)
+                assert r["type"] == ("thread" if extra else "process"), r
+
+
+def test_weird_comm_json():
+    require_root()
+    with Workload("burn", 100, 1, name=WEIRD) as wl:
+        ivs = observe(wl, "-e", ",".join(EVENTS), "-d", "0.3")  # every line decoded strictly
+        comms = {r["comm"] for _, rs in ivs for r in rs if r["pid"] == wl.pid}
+        assert len(comms) == 1, comms
+        comm = comms.pop()
+        # quotes and backslashes round-trip; nothing is cut at the newline
+        assert comm.startswith('q"b\\s'), repr(comm)
+        assert len(comm) >= len(WEIRD) - 2, repr(comm)
+        assert "\n" not in comm or comm.startswith('q"b\\s\nn'), repr(comm)
+
+
+def _csv_records(data):
+    text = data.decode("utf-8")    # strict: the file must stay valid UTF-8
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def _exit_seen(lines, pid):
+    """A record of process pid with exited=1 is among the CSV lines."""
+    recs = _csv_records(b"".join(lines))
+    if not recs:
+        return False
+    hdr = recs[0]
+    if not {"pid", "exited"} <= set(hdr):
+        return False
+    return any(len(r) == len(hdr) and r[hdr.index("pid")] == str(pid)
+               and r[hdr.index("exited")] == "1" for r in recs[1:])
+
+
+def test_csv_columns_and_weird_comm():
+    require_root()
+    with Workload("burn", 200, 2, "spawn", 50, name=WEIRD) as wl:
+        wl.ready()
+        with Tdtop("-e", ",".join(EVENTS), "-d", "0.3", fmt="csv") as td:
+            td.wait_lines(lambda lines: len(lines) >= 2)
+            wl.go()
+            wl.done()
+            wl.finish()
+            td.wait_lines(lambda lines: _exit_seen(lines, wl.pid))
+            assert td.stop() == 0, td.stderr()
+            data = td.out.data()
+    lines = data.split(b"\n")
+    assert lines[-1] == b"" and all(lines[:-1]), "empty line or no final newline"
+    recs = _csv_records(data)
+    header = recs[0]
+    assert all(ev in header for ev in EVENTS), header
+    for key in ("pid", "comm", "cpu_ns"):
+        assert key in header, header
+    for i, rec in enumerate(recs[1:], 2):
+        if rec == header:
+            continue    # a repeated header is allowed
+        assert len(rec) == len(header), \
+            f"record {i}: {len(rec)} fields, header {len(header)}: {rec}"
+        for ev in EVENTS:
+            float(rec[header.index(ev)])
+        int(rec[header.index("cpu_ns")])
+    # one record per physical line: no raw newline inside a field
+    assert len(recs) == len(lines) - 1, (len(recs), len(lines))
+    mine = [rec for rec in recs[1:] if rec[header.index("pid")] == str(wl.pid)]
+    assert mine, f"no record for pid {wl.pid}"
+    comms = {rec[header.index("comm")] for rec in mine}
+    assert len(comms) == 1 and comms.pop().startswith('q"b\\'), comms
