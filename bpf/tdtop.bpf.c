@@ -15,6 +15,9 @@
 const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
 const volatile bool by_cgroup = false;	/* key tasks by cgroup too */
 
+/* Which half of every accumulator to charge; flipped by the loader. */
+__u32 epoch;
+
 /* Perf event fds, key = event index * nr_cpus + cpu. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -38,12 +41,12 @@ struct {
 	__type(value, struct task_val);
 } tasks SEC(".maps");
 
-/* Idle, lost and total charges per CPU, indexed by enum bucket. */
+/* Idle, lost and total charges per CPU, key = enum bucket_id * 2 + half. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, NR_BUCKETS);
+	__uint(max_entries, NR_BUCKETS * 2);
 	__type(key, __u32);
-	__type(value, struct bucket_val);
+	__type(value, struct acc);
 } buckets SEC(".maps");
 
 struct {
@@ -61,9 +64,11 @@ struct {
 	__type(value, struct task_val);
 } scratch SEC(".maps");
 
-static __always_inline void *bucket(__u32 which)
+static __always_inline struct acc *bucket(__u32 which, __u32 half)
 {
-	return bpf_map_lookup_elem(&buckets, &which);
+	__u32 key = which * 2 + half;
+
+	return bpf_map_lookup_elem(&buckets, &key);
 }
 
 /* The task's accumulator, created on first sight; NULL when the map is full.
@@ -85,9 +90,17 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
 		return NULL;
 	v->pid = p->tgid;
 	v->leader_start_ns = p->group_leader->start_time;
+	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
 	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
 	bpf_map_update_elem(&tasks, &key, v, BPF_NOEXIST);
 	return bpf_map_lookup_elem(&tasks, &key);
+}
+
+static __always_inline void add(struct counter *c, __u64 dc, __u64 de, __u64 dr)
+{
+	c->count += dc;
+	c->enabled += de;
+	c->running += dr;
 }
 
 /*
@@ -96,18 +109,18 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
  */
 static __always_inline void charge(struct task_struct *p)
 {
-	struct bucket_val *total, *sink = NULL;
-	struct task_val *tv = NULL;
+	struct acc *total, *sink = NULL;
+	struct task_val *tv;
 	struct bpf_perf_event_value now;
 	struct cpu_state *cs;
 	struct stats *st;
-	__u32 zero = 0, cpu, key;
+	__u32 zero = 0, cpu, key, half = epoch & 1;
 	__u64 t, dt = 0;
 	int i;
 
 	cs = bpf_map_lookup_elem(&cpu_states, &zero);
 	st = bpf_map_lookup_elem(&health, &zero);
-	total = bucket(BUCKET_TOTAL);
+	total = bucket(BUCKET_TOTAL, half);
 	if (!cs || !st || !total)
 		return;
 	cpu = bpf_get_smp_processor_id();
@@ -119,23 +132,20 @@ static __always_inline void charge(struct task_struct *p)
 	/* Counters are read even for idle: skipping them would hand the
 	 * idle slice to whoever runs next. */
 	if (p->pid == 0 || (p->flags & PF_IDLE)) {
-		sink = bucket(BUCKET_IDLE);
+		sink = bucket(BUCKET_IDLE, half);
 	} else {
 		tv = task_slot(p);
-		if (!tv) {
+		if (tv) {
+			sink = &tv->half[half];
+		} else {
 			st->dropped++;
-			sink = bucket(BUCKET_LOST);
+			sink = bucket(BUCKET_LOST, half);
 		}
 	}
-
-	if (tv) {
-		tv->cpu_ns += dt;
-		/* comm changes on exec; keep the latest */
-		__builtin_memcpy(tv->comm, p->comm, TASK_COMM_LEN);
-	} else if (sink) {
-		sink->cpu_ns += dt;
-		sink->slices++;
-	}
+	if (!sink)
+		return;
+	sink->cpu_ns += dt;
+	sink->slices++;
 	total->cpu_ns += dt;
 	total->slices++;
 
@@ -153,26 +163,14 @@ static __always_inline void charge(struct task_struct *p)
 			st->read_errors++;
 			continue;
 		}
-		if (!(cs->primed & (1u << i))) {
-			cs->primed |= 1u << i;
-			goto store;
+		if (cs->primed & (1u << i)) {
+			dc = now.counter - last->count;
+			de = now.enabled - last->enabled;
+			dr = now.running - last->running;
+			add(&total->ev[i], dc, de, dr);
+			add(&sink->ev[i], dc, de, dr);
 		}
-		dc = now.counter - last->count;
-		de = now.enabled - last->enabled;
-		dr = now.running - last->running;
-		total->ev[i].count += dc;
-		total->ev[i].enabled += de;
-		total->ev[i].running += dr;
-		if (tv) {
-			tv->ev[i].count += dc;
-			tv->ev[i].enabled += de;
-			tv->ev[i].running += dr;
-		} else if (sink) {
-			sink->ev[i].count += dc;
-			sink->ev[i].enabled += de;
-			sink->ev[i].running += dr;
-		}
-store:
+		cs->primed |= 1u << i;
 		last->count = now.counter;
 		last->enabled = now.enabled;
 		last->running = now.running;

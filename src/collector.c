@@ -177,8 +177,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto fail;
 	}
 	/* per-CPU map values are padded to 8 bytes per CPU */
-	bufsz = sizeof(struct bucket_val) > sizeof(struct cpu_state) ? sizeof(struct bucket_val)
-								     : sizeof(struct cpu_state);
+	bufsz = sizeof(struct acc) > sizeof(struct cpu_state) ? sizeof(struct acc)
+							       : sizeof(struct cpu_state);
 	c->percpu_buf = calloc(c->ncpus, bufsz);
 	c->fds = malloc(sizeof(int) * (c->nr_events ? c->nr_events : 1) * c->ncpus);
 	if (!c->percpu_buf || !c->fds) {
@@ -248,16 +248,17 @@ static void flush_cpus(struct collector *c)
 static int read_buckets(struct collector *c, struct snapshot *snap)
 {
 	int fd = bpf_map__fd(c->skel->maps.buckets);
-	const struct bucket_val *per_cpu = c->percpu_buf;
+	const struct acc *per_cpu = c->percpu_buf;
 
 	for (__u32 b = 0; b < NR_BUCKETS; b++) {
-		struct bucket_val *sum = &snap->buckets[b];
+		struct acc *sum = &snap->buckets[b];
+		__u32 key = b * 2 + snap->half;
 
-		if (bpf_map_lookup_elem(fd, &b, c->percpu_buf))
+		if (bpf_map_lookup_elem(fd, &key, c->percpu_buf))
 			return -errno;
 		memset(sum, 0, sizeof(*sum));
 		for (int cpu = 0; cpu < c->ncpus; cpu++) {
-			const struct bucket_val *v = &per_cpu[cpu];
+			const struct acc *v = &per_cpu[cpu];
 
 			sum->cpu_ns += v->cpu_ns;
 			sum->slices += v->slices;
@@ -313,13 +314,26 @@ static int read_tasks(struct collector *c, struct snapshot *snap)
 	return 0;
 }
 
+/*
+ * A consistent cut through every map: charge each CPU's running slice into
+ * the current half, flip the epoch, then run the flush once more. It runs
+ * on each CPU after whatever charge() was in progress there, so no CPU
+ * writes the old half any more: reading it takes all maps as of the flip,
+ * however long the reads take and whatever runs meanwhile.
+ */
 int collector__snapshot(struct collector *c, struct snapshot *snap)
 {
+	struct timespec ts;
 	int ret;
 
 	flush_cpus(c);
-	snap->mono_s = now_s(CLOCK_MONOTONIC);
+	snap->half = c->skel->bss->epoch & 1;
+	__atomic_store_n(&c->skel->bss->epoch, c->skel->bss->epoch + 1, __ATOMIC_SEQ_CST);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snap->real_s = now_s(CLOCK_REALTIME);
+	flush_cpus(c);
+	snap->flip_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	snap->mono_s = ts.tv_sec + ts.tv_nsec / 1e9;
 	ret = read_buckets(c, snap);
 	if (!ret)
 		ret = read_stats(c, snap);

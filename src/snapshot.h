@@ -11,13 +11,15 @@
 #include "tdtop.h"
 
 struct snapshot {
-	double mono_s;		/* CLOCK_MONOTONIC when taken */
-	double real_s;		/* CLOCK_REALTIME when taken */
+	double mono_s;		/* CLOCK_MONOTONIC at the flip */
+	double real_s;		/* CLOCK_REALTIME at the flip */
+	__u64 flip_ns;		/* mono_s in ns, the clock of task_val.exit_ns */
+	int half;		/* the accumulator half frozen by the flip */
 	size_t nr;
 	size_t cap;
 	struct task_key *keys;	/* keys[i] and vals[i] describe one task */
 	struct task_val *vals;
-	struct bucket_val buckets[NR_BUCKETS];
+	struct acc buckets[NR_BUCKETS];	/* the frozen half, summed over CPUs */
 	struct stats stats;
 };
 

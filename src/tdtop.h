@@ -32,15 +32,26 @@ struct task_key {
 	__u64 cgroup_id;	/* cgroup v2 id; 0 unless cgroup mode */
 };
 
+/*
+ * Charges accumulate in one of two halves, chosen by the loader's epoch:
+ * the loader flips it and then reads the half no CPU writes any more, so
+ * every map is read as of the same instant (see collector.c).
+ */
+struct acc {
+	__u64 cpu_ns;		/* on-CPU time charged */
+	__u64 slices;		/* switch-outs (and flushes) charged */
+	struct counter ev[MAX_EVENTS];
+};
+
 /* Cumulative charges to one task since it was first seen. */
 struct task_val {
 	__u32 pid;		/* thread group id, the user's PID */
 	__u32 exited;		/* set once the kernel freed the task */
 	__u64 leader_start_ns;	/* identifies the process across tid reuse */
-	__u64 cpu_ns;		/* on-CPU time charged */
-	char comm[TASK_COMM_LEN];	/* the thread's, kept current */
+	__u64 exit_ns;		/* CLOCK_MONOTONIC when it was freed */
+	char comm[TASK_COMM_LEN];	/* the thread's, updated at exec */
 	char pcomm[TASK_COMM_LEN];	/* the process's (its leader's) at first sight */
-	struct counter ev[MAX_EVENTS];
+	struct acc half[2];
 };
 
 /* Per-CPU state: the last reading of every counter and the clock, and
@@ -56,18 +67,13 @@ struct cpu_state {
 };
 
 /* Per-CPU sums that do not belong to a task: idle, charges lost because
- * the task map was full, and the total of everything charged. */
+ * the task map was full, and the total of everything charged. The map key
+ * is bucket * 2 + half. */
 enum bucket_id {
 	BUCKET_IDLE,
 	BUCKET_LOST,
 	BUCKET_TOTAL,
 	NR_BUCKETS,
-};
-
-struct bucket_val {
-	__u64 cpu_ns;
-	__u64 slices;		/* switch-outs (or flushes) charged */
-	struct counter ev[MAX_EVENTS];
 };
 
 /* Per-CPU health counters. */

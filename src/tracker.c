@@ -38,20 +38,21 @@ static __u64 sub(__u64 cur, __u64 prev)
 	return cur >= prev ? cur - prev : cur;
 }
 
-static void counters_diff(struct delta *d, const struct counter *cur, const struct counter *prev)
+static void acc_diff(struct delta *d, __u64 *cpu_ns, const struct acc *cur,
+		     const struct acc *prev)
 {
+	*cpu_ns += sub(cur->cpu_ns, prev->cpu_ns);
 	for (int i = 0; i < MAX_EVENTS; i++) {
-		d[i].count = sub(cur[i].count, prev ? prev[i].count : 0);
-		d[i].enabled = sub(cur[i].enabled, prev ? prev[i].enabled : 0);
-		d[i].running = sub(cur[i].running, prev ? prev[i].running : 0);
+		d[i].count += sub(cur->ev[i].count, prev->ev[i].count);
+		d[i].enabled += sub(cur->ev[i].enabled, prev->ev[i].enabled);
+		d[i].running += sub(cur->ev[i].running, prev->ev[i].running);
 	}
 }
 
-static void bucket_diff(struct bucket_delta *d, const struct bucket_val *cur,
-			const struct bucket_val *prev)
+static void bucket_diff(struct bucket_delta *d, const struct acc *cur, const struct acc *prev)
 {
-	d->cpu_ns = sub(cur->cpu_ns, prev->cpu_ns);
-	counters_diff(d->ev, cur->ev, prev->ev);
+	memset(d, 0, sizeof(*d));
+	acc_diff(d->ev, &d->cpu_ns, cur, prev);
 }
 
 static bool changed(const struct task_delta *d)
@@ -64,25 +65,38 @@ static bool changed(const struct task_delta *d)
 	return false;
 }
 
-static int emit(struct sample *out, const struct task_key *k, const struct task_val *cur,
-		const struct task_val *prev)
+/* A task is final once it was freed before the flip: nothing charges it. */
+static bool is_final(const struct task_val *cur, const struct task_val *prev, __u64 flip_ns)
 {
+	if (cur->exited)
+		return cur->exit_ns < flip_ns;
+	return prev && prev->exited && prev->exit_ns < flip_ns;
+}
+
+static int emit(struct sample *out, const struct task_key *k, const struct task_val *cur,
+		const struct task_val *prev, int half, bool final)
+{
+	static const struct task_val zero;
 	struct task_delta d = {
 		.tid = k->tid,
 		.pid = cur->pid,
 		.start_ns = k->start_ns,
 		.leader_start_ns = cur->leader_start_ns,
 		.cgroup_id = k->cgroup_id,
-		.exited = cur->exited,
-		.cpu_ns = sub(cur->cpu_ns, prev ? prev->cpu_ns : 0),
+		.exited = final,
 	};
 	struct task_delta *slot;
 
+	if (!prev)
+		prev = &zero;
 	memcpy(d.comm, cur->comm, TASK_COMM_LEN);
 	d.comm[TASK_COMM_LEN - 1] = '\0';
 	memcpy(d.pcomm, cur->pcomm, TASK_COMM_LEN);
 	d.pcomm[TASK_COMM_LEN - 1] = '\0';
-	counters_diff(d.ev, cur->ev, prev ? prev->ev : NULL);
+	acc_diff(d.ev, &d.cpu_ns, &cur->half[half], &prev->half[half]);
+	/* the other half of a dead task is settled too */
+	if (final)
+		acc_diff(d.ev, &d.cpu_ns, &cur->half[!half], &prev->half[!half]);
 	if (!changed(&d))
 		return 0;
 	slot = sample__add(out);
@@ -108,12 +122,22 @@ static int add_gone(struct tracker *t, const struct task_key *k)
 }
 
 /* Append to the next generation of remembered values. */
-static void keep(struct task_key *keys, struct task_val *vals, size_t *n,
-		 const struct task_key *k, const struct task_val *v)
+static struct task_val *keep(struct task_key *keys, struct task_val *vals, size_t *n,
+			     const struct task_key *k, const struct task_val *v)
 {
 	keys[*n] = *k;
 	vals[*n] = *v;
-	(*n)++;
+	return &vals[(*n)++];
+}
+
+/* What to remember of a live task: the frozen half as read now, the
+ * other half as it was last frozen. */
+static void remember(struct task_val *kept, const struct task_val *prev, int half)
+{
+	if (prev)
+		kept->half[!half] = prev->half[!half];
+	else
+		memset(&kept->half[!half], 0, sizeof(kept->half[!half]));
 }
 
 static int prefix_cmp(const struct task_key *a, const struct task_key *b)
@@ -125,35 +149,32 @@ static int prefix_cmp(const struct task_key *a, const struct task_key *b)
 }
 
 /*
- * The kernel marks only the entry of the cgroup a task died in; entries
- * of cgroups it left earlier are final too. Both lists are sorted.
+ * The kernel marks only the entry of the cgroup a task died in; entries of
+ * cgroups it left earlier are marked here, to be finalised (with both
+ * halves settled) at the next update. Both lists are sorted.
  */
-static int drop_left_cgroups(struct tracker *t, struct task_key *keys, struct task_val *vals,
-			     size_t *n)
+static void mark_left_cgroups(const struct task_key *gone, const __u64 *gone_exit, size_t nr_gone,
+			      const struct task_key *keys, struct task_val *vals, size_t n)
 {
-	size_t nr_gone = t->nr_gone, g = 0, kept = 0;
+	size_t g = 0;
 
-	for (size_t i = 0; i < *n; i++) {
-		while (g < nr_gone && prefix_cmp(&t->gone[g], &keys[i]) < 0)
+	for (size_t i = 0; i < n && nr_gone; i++) {
+		while (g < nr_gone && prefix_cmp(&gone[g], &keys[i]) < 0)
 			g++;
-		if (g < nr_gone && same_task(&t->gone[g], &keys[i])) {
-			if (add_gone(t, &keys[i]))
-				return -ENOMEM;
-			continue;
+		if (g < nr_gone && same_task(&gone[g], &keys[i]) && !vals[i].exited) {
+			vals[i].exited = 1;
+			vals[i].exit_ns = gone_exit[g];
 		}
-		keys[kept] = keys[i];
-		vals[kept] = vals[i];
-		kept++;
 	}
-	*n = kept;
-	return 0;
 }
 
 int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, struct sample *out)
 {
 	size_t cap = cur->nr + t->nr, n = 0, i = 0, j = 0;
+	int h = cur->half & 1;
 	struct task_key *keys = NULL;
 	struct task_val *vals = NULL;
+	__u64 *gone_exit = NULL;
 	size_t *idx = NULL;
 	bool report = t->primed;
 	int ret = -ENOMEM;
@@ -163,7 +184,8 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 	idx = malloc((cur->nr ? cur->nr : 1) * sizeof(*idx));
 	keys = malloc((cap ? cap : 1) * sizeof(*keys));
 	vals = malloc((cap ? cap : 1) * sizeof(*vals));
-	if (!idx || !keys || !vals)
+	gone_exit = malloc((cap ? cap : 1) * sizeof(*gone_exit));
+	if (!idx || !keys || !vals || !gone_exit)
 		goto out;
 	for (size_t k = 0; k < cur->nr; k++)
 		idx[k] = k;
@@ -173,6 +195,8 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 		const struct task_key *ck = i < cur->nr ? &cur->keys[idx[i]] : NULL;
 		const struct task_val *cv = ck ? &cur->vals[idx[i]] : NULL;
 		int c = !ck ? 1 : j >= t->nr ? -1 : key_cmp(ck, &t->keys[j]);
+		const struct task_val *pv = c == 0 ? &t->vals[j] : NULL;
+		bool final;
 
 		if (c > 0) {
 			/* missed by this read (the map changed under it): carry */
@@ -180,35 +204,41 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 			j++;
 			continue;
 		}
-		if (report && emit(out, ck, cv, c == 0 ? &t->vals[j] : NULL))
+		final = is_final(cv, pv, cur->flip_ns);
+		if (report && emit(out, ck, cv, pv, h, final))
 			goto out;
-		if (cv->exited) {
+		if (final) {
+			gone_exit[t->nr_gone] = cv->exited ? cv->exit_ns : pv->exit_ns;
 			if (add_gone(t, ck))
 				goto out;
 		} else {
-			keep(keys, vals, &n, ck, cv);
+			struct task_val *kept = keep(keys, vals, &n, ck, cv);
+
+			remember(kept, pv, h);
+			if (pv && pv->exited && !cv->exited) {
+				kept->exited = 1;
+				kept->exit_ns = pv->exit_ns;
+			}
 		}
 		i++;
 		if (c == 0)
 			j++;
 	}
-
-	if (drop_left_cgroups(t, keys, vals, &n))
-		goto out;
+	mark_left_cgroups(t->gone, gone_exit, t->nr_gone, keys, vals, n);
 
 	if (report) {
 		out->ts = cur->real_s;
 		out->interval_s = cur->mono_s - t->prev_mono_s;
 		out->ncpus = ncpus;
-		bucket_diff(&out->idle, &cur->buckets[BUCKET_IDLE], &t->prev_buckets[BUCKET_IDLE]);
-		bucket_diff(&out->lost, &cur->buckets[BUCKET_LOST], &t->prev_buckets[BUCKET_LOST]);
+		bucket_diff(&out->idle, &cur->buckets[BUCKET_IDLE], &t->prev_buckets[h][BUCKET_IDLE]);
+		bucket_diff(&out->lost, &cur->buckets[BUCKET_LOST], &t->prev_buckets[h][BUCKET_LOST]);
 		bucket_diff(&out->total, &cur->buckets[BUCKET_TOTAL],
-			    &t->prev_buckets[BUCKET_TOTAL]);
+			    &t->prev_buckets[h][BUCKET_TOTAL]);
 		out->switches = sub(cur->stats.switches, t->prev_stats.switches);
 		out->dropped = sub(cur->stats.dropped, t->prev_stats.dropped);
 		out->read_errors = sub(cur->stats.read_errors, t->prev_stats.read_errors);
 	}
-	memcpy(t->prev_buckets, cur->buckets, sizeof(t->prev_buckets));
+	memcpy(t->prev_buckets[h], cur->buckets, sizeof(t->prev_buckets[h]));
 	t->prev_stats = cur->stats;
 	t->prev_mono_s = cur->mono_s;
 	free(t->keys);
@@ -225,6 +255,7 @@ out:
 	free(idx);
 	free(keys);
 	free(vals);
+	free(gone_exit);
 	return ret;
 }
 

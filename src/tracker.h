@@ -13,9 +13,14 @@
 struct tracker {
 	bool primed;
 	double prev_mono_s;
-	struct bucket_val prev_buckets[NR_BUCKETS];
+	struct acc prev_buckets[2][NR_BUCKETS];	/* per half, as last frozen */
 	struct stats prev_stats;
-	size_t nr;		/* previous per-task values, sorted by key */
+	/*
+	 * Per task, each half as it was when last frozen and read, sorted by
+	 * key; exited/exit_ns also mark entries whose task died in another
+	 * cgroup (finalised at the next update).
+	 */
+	size_t nr;
 	size_t cap;
 	struct task_key *keys;
 	struct task_val *vals;
@@ -25,10 +30,12 @@ struct tracker {
 };
 
 /*
- * Fill *out* with what happened since the previous snapshot. The first
- * call only records the baseline and returns 1; later calls return 0.
- * Afterwards t->gone lists the tasks whose final values were reported:
- * free their map entries. -ENOMEM on allocation failure.
+ * Fill *out* with what happened since the previous snapshot: the deltas
+ * of the half cur->half froze. A task freed before the flip is final: both
+ * halves are settled, its last report says exited. The first call only
+ * records the baseline and returns 1; later calls return 0. Afterwards
+ * t->gone lists the tasks whose final values were reported: free their
+ * map entries. -ENOMEM on allocation failure.
  */
 int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, struct sample *out);
 

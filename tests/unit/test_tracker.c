@@ -1,27 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Cumulative snapshots to per-interval deltas: new, changed, exited and
- * missed tasks, and tid reuse. */
+/*
+ * Cumulative snapshots to per-interval deltas: new, changed, exited and
+ * missed tasks, tid reuse, cgroup moves, and the two accumulator halves
+ * the loader alternates between (each snapshot freezes one of them).
+ */
 #include <stdlib.h>
 #include "test.h"
 #include "tracker.h"
 
-static void put(struct snapshot *s, __u32 tid, __u64 start, __u32 pid, __u64 cpu_ns,
-		__u64 count, bool exited)
+#define SEC_NS 1000000000ULL
+
+/* The next snapshot: it freezes the half the previous one did not (the
+ * fixtures start at half 1, so the first snapshot freezes half 0). */
+static void next(struct snapshot *s, double at_s)
+{
+	s->nr = 0;
+	s->half = !s->half;
+	s->mono_s = at_s;
+	s->flip_ns = (__u64)(at_s * SEC_NS);
+}
+
+/* A task whose halves hold cumulative cpu_ns h0/h1 and event 0 counts
+ * c0/c1 (enabled = running = cpu_ns). */
+static struct task_val *put(struct snapshot *s, __u32 tid, __u64 start, __u32 pid, __u64 h0,
+			    __u64 h1, __u64 c0, __u64 c1)
 {
 	size_t i = s->nr++;
+	struct task_val *v;
 
 	snapshot__reserve(s, s->nr);
 	memset(&s->keys[i], 0, sizeof(s->keys[i]));
-	memset(&s->vals[i], 0, sizeof(s->vals[i]));
+	v = memset(&s->vals[i], 0, sizeof(s->vals[i]));
 	s->keys[i].tid = tid;
 	s->keys[i].start_ns = start;
-	s->vals[i].pid = pid;
-	s->vals[i].cpu_ns = cpu_ns;
-	s->vals[i].ev[0].count = count;
-	s->vals[i].ev[0].enabled = cpu_ns;
-	s->vals[i].ev[0].running = cpu_ns;
-	s->vals[i].exited = exited;
-	snprintf(s->vals[i].comm, TASK_COMM_LEN, "t%u", tid);
+	v->pid = pid;
+	v->half[0].cpu_ns = h0;
+	v->half[1].cpu_ns = h1;
+	v->half[0].ev[0] = (struct counter){ c0, h0, h0 };
+	v->half[1].ev[0] = (struct counter){ c1, h1, h1 };
+	snprintf(v->comm, TASK_COMM_LEN, "t%u", tid);
+	return v;
 }
 
 static const struct task_delta *find(const struct sample *s, __u32 tid, __u64 start)
@@ -32,186 +50,232 @@ static const struct task_delta *find(const struct sample *s, __u32 tid, __u64 st
 	return NULL;
 }
 
+struct fix {
+	struct tracker t;
+	struct snapshot s;
+	struct sample out;
+};
+
+static void fix_free(struct fix *f)
+{
+	tracker__free(&f->t);
+	snapshot__free(&f->s);
+	sample__free(&f->out);
+}
+
 TEST(tracker_first_update_is_baseline)
 {
-	struct tracker t = {};
-	struct snapshot s = { .mono_s = 10 };
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
 
-	put(&s, 5, 1, 5, 100, 7, false);
-	CHECK_INT(tracker__update(&t, &s, 2, &out), 1);
-	CHECK_INT(out.nr, 0);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	next(&f.s, 10);
+	put(&f.s, 5, 1, 5, 100, 0, 7, 0);
+	CHECK_INT(tracker__update(&f.t, &f.s, 2, &f.out), 1);
+	CHECK_INT(f.out.nr, 0);
+	fix_free(&f);
 }
 
-TEST(tracker_deltas_new_changed_unchanged)
+TEST(tracker_deltas_of_the_frozen_half)
 {
-	struct tracker t = {};
-	struct snapshot s = { .mono_s = 10 };
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
 	const struct task_delta *d;
 
-	put(&s, 5, 1, 5, 100, 7, false);
-	put(&s, 6, 1, 5, 50, 3, false);
-	s.buckets[BUCKET_TOTAL].cpu_ns = 1000;
-	tracker__update(&t, &s, 2, &out);
+	next(&f.s, 10);		/* freezes half 0 */
+	put(&f.s, 5, 1, 5, 100, 0, 7, 0);
+	put(&f.s, 6, 1, 5, 50, 0, 3, 0);
+	f.s.buckets[BUCKET_TOTAL].cpu_ns = 1000;
+	tracker__update(&f.t, &f.s, 2, &f.out);
 
-	s.nr = 0;
-	s.mono_s = 11.5;
-	s.real_s = 1700000000.25;
-	put(&s, 6, 1, 5, 50, 3, false);		/* unchanged: no row */
-	put(&s, 5, 1, 5, 160, 10, false);	/* changed */
-	put(&s, 9, 4, 9, 30, 2, false);		/* new */
-	s.buckets[BUCKET_TOTAL].cpu_ns = 3000;
-	s.stats.switches = 40;
-	CHECK_INT(tracker__update(&t, &s, 2, &out), 0);
-	CHECK_INT(out.nr, 2);
-	CHECK_NEAR(out.interval_s, 1.5, 1e-9);
-	CHECK_NEAR(out.ts, 1700000000.25, 1e-6);
-	CHECK_INT(out.ncpus, 2);
-	CHECK_U64(out.total.cpu_ns, 2000);
-	CHECK_U64(out.switches, 40);
-	d = find(&out, 5, 1);
-	CHECK(d != NULL);
-	if (d) {
-		CHECK_U64(d->cpu_ns, 60);
-		CHECK_U64(d->ev[0].count, 3);
-		CHECK_STR(d->comm, "t5");
-	}
-	d = find(&out, 9, 4);
+	next(&f.s, 11.5);	/* freezes half 1 */
+	f.s.real_s = 1700000000.25;
+	put(&f.s, 6, 1, 5, 50, 0, 3, 0);		/* nothing new: no row */
+	put(&f.s, 5, 1, 5, 100, 60, 7, 3);		/* 60 ns in half 1 */
+	put(&f.s, 9, 4, 9, 999, 30, 0, 2);	/* new; its half 0 is still live */
+	f.s.buckets[BUCKET_TOTAL].cpu_ns = 2000;	/* half 1's own total */
+	f.s.stats.switches = 40;
+	CHECK_INT(tracker__update(&f.t, &f.s, 2, &f.out), 0);
+	CHECK_INT(f.out.nr, 2);
+	CHECK_NEAR(f.out.interval_s, 1.5, 1e-9);
+	CHECK_NEAR(f.out.ts, 1700000000.25, 1e-6);
+	CHECK_INT(f.out.ncpus, 2);
+	CHECK_U64(f.out.total.cpu_ns, 2000);
+	CHECK_U64(f.out.switches, 40);
+	d = find(&f.out, 5, 1);
+	CHECK(d && d->cpu_ns == 60 && d->ev[0].count == 3);
+	CHECK(d && !strcmp(d->comm, "t5"));
+	d = find(&f.out, 9, 4);
 	CHECK(d && d->cpu_ns == 30 && d->ev[0].count == 2);
-	CHECK(find(&out, 6, 1) == NULL);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	CHECK(find(&f.out, 6, 1) == NULL);
+
+	next(&f.s, 12);		/* half 0 again: deltas against its last freeze */
+	put(&f.s, 5, 1, 5, 140, 60, 9, 3);
+	put(&f.s, 9, 4, 9, 1009, 30, 1, 2);	/* half 0 was never frozen for it */
+	f.s.buckets[BUCKET_TOTAL].cpu_ns = 1500;
+	tracker__update(&f.t, &f.s, 2, &f.out);
+	CHECK_U64(f.out.total.cpu_ns, 500);
+	d = find(&f.out, 5, 1);
+	CHECK(d && d->cpu_ns == 40 && d->ev[0].count == 2);
+	d = find(&f.out, 9, 4);
+	CHECK(d && d->cpu_ns == 1009);
+	fix_free(&f);
 }
 
-TEST(tracker_exited_reported_once_then_gone)
+TEST(tracker_exit_before_the_flip_is_final)
 {
-	struct tracker t = {};
-	struct snapshot s = {};
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
 	const struct task_delta *d;
+	struct task_val *v;
 
-	put(&s, 7, 2, 7, 10, 1, false);
-	tracker__update(&t, &s, 1, &out);
-	s.nr = 0;
-	put(&s, 7, 2, 7, 25, 4, true);
-	tracker__update(&t, &s, 1, &out);
-	d = find(&out, 7, 2);
-	CHECK(d && d->exited && d->cpu_ns == 15 && d->ev[0].count == 3);
-	CHECK_INT(t.nr_gone, 1);
-	CHECK_INT(t.gone[0].tid, 7);
-	CHECK_INT(t.nr, 0);	/* not remembered any more */
+	next(&f.s, 10);
+	put(&f.s, 7, 2, 7, 10, 0, 1, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);
+	v = put(&f.s, 7, 2, 7, 10, 15, 1, 4);
+	v->exited = 1;
+	v->exit_ns = 10 * SEC_NS + 5;	/* freed before this flip */
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	d = find(&f.out, 7, 2);
+	CHECK(d && d->exited && d->cpu_ns == 15 && d->ev[0].count == 4);
+	CHECK_INT(f.t.nr_gone, 1);
+	CHECK_INT(f.t.gone[0].tid, 7);
+	CHECK_INT(f.t.nr, 0);
 
-	/* the loader freed the entry: the next snapshot has nothing */
-	s.nr = 0;
-	tracker__update(&t, &s, 1, &out);
-	CHECK_INT(out.nr, 0);
-	CHECK_INT(t.nr_gone, 0);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	next(&f.s, 12);		/* the loader freed the entry */
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 0);
+	CHECK_INT(f.t.nr_gone, 0);
+	fix_free(&f);
+}
+
+TEST(tracker_exit_after_the_flip_waits_for_the_next)
+{
+	struct fix f = { .s.half = 1 };
+	const struct task_delta *d;
+	struct task_val *v;
+
+	next(&f.s, 10);
+	put(&f.s, 7, 2, 7, 10, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	/* freed between the flip and the read: its last slice went to the
+	 * live half, which belongs to the next interval */
+	next(&f.s, 11);
+	v = put(&f.s, 7, 2, 7, 12, 20, 0, 0);
+	v->exited = 1;
+	v->exit_ns = 11 * SEC_NS + 100;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	d = find(&f.out, 7, 2);
+	CHECK(d && !d->exited && d->cpu_ns == 20);
+	CHECK_INT(f.t.nr_gone, 0);
+	next(&f.s, 12);
+	v = put(&f.s, 7, 2, 7, 12, 20, 0, 0);
+	v->exited = 1;
+	v->exit_ns = 11 * SEC_NS + 100;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	d = find(&f.out, 7, 2);
+	CHECK(d && d->exited && d->cpu_ns == 2);
+	CHECK_INT(f.t.nr_gone, 1);
+	fix_free(&f);
 }
 
 TEST(tracker_tid_reuse_is_a_new_task)
 {
-	struct tracker t = {};
-	struct snapshot s = {};
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
 	const struct task_delta *d;
+	struct task_val *v;
 
-	put(&s, 7, 2, 7, 1000, 100, false);
-	tracker__update(&t, &s, 1, &out);
-	s.nr = 0;
-	put(&s, 7, 2, 7, 1000, 100, true);	/* old one exits */
-	put(&s, 7, 99, 7, 40, 5, false);	/* same tid, new start time */
-	tracker__update(&t, &s, 1, &out);
-	CHECK_INT(out.nr, 2);
-	d = find(&out, 7, 99);
-	/* counted from zero, not as a difference to the old task */
+	next(&f.s, 10);
+	put(&f.s, 7, 2, 7, 1000, 0, 100, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);
+	v = put(&f.s, 7, 2, 7, 1000, 0, 100, 0);	/* the old one exits */
+	v->exited = 1;
+	v->exit_ns = 10 * SEC_NS + 1;
+	put(&f.s, 7, 99, 7, 0, 40, 0, 5);		/* same tid, new start */
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 2);
+	d = find(&f.out, 7, 99);
 	CHECK(d && d->cpu_ns == 40 && d->ev[0].count == 5 && !d->exited);
-	d = find(&out, 7, 2);
+	d = find(&f.out, 7, 2);
 	CHECK(d && d->exited && d->cpu_ns == 0);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	fix_free(&f);
 }
 
 TEST(tracker_task_missing_from_one_read_is_carried)
 {
-	struct tracker t = {};
-	struct snapshot s = {};
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
 	const struct task_delta *d;
 
-	put(&s, 3, 1, 3, 100, 10, false);
-	tracker__update(&t, &s, 1, &out);
-	s.nr = 0;	/* the batch read missed it */
-	tracker__update(&t, &s, 1, &out);
-	CHECK_INT(out.nr, 0);
-	CHECK_INT(t.nr, 1);
-	s.nr = 0;
-	put(&s, 3, 1, 3, 130, 12, false);
-	tracker__update(&t, &s, 1, &out);
-	d = find(&out, 3, 1);
+	next(&f.s, 10);
+	put(&f.s, 3, 1, 3, 100, 0, 10, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);		/* the batch read missed it */
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 0);
+	CHECK_INT(f.t.nr, 1);
+	next(&f.s, 12);
+	put(&f.s, 3, 1, 3, 130, 7, 12, 1);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	d = find(&f.out, 3, 1);
 	CHECK(d && d->cpu_ns == 30 && d->ev[0].count == 2);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	fix_free(&f);
 }
 
 TEST(tracker_many_tasks_unsorted_input)
 {
-	struct tracker t = {};
-	struct snapshot s = {};
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
 	__u64 sum = 0;
 
+	next(&f.s, 10);
 	for (__u32 i = 0; i < 5000; i++)
-		put(&s, (i * 7919) % 5000 + 1, i, 1, i, i, false);
-	tracker__update(&t, &s, 1, &out);
-	s.nr = 0;
+		put(&f.s, (i * 7919) % 5000 + 1, i, 1, i, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);
 	for (__u32 i = 0; i < 5000; i++)
-		put(&s, (i * 7919) % 5000 + 1, i, 1, i + 2, i, false);
-	tracker__update(&t, &s, 1, &out);
-	CHECK_INT(out.nr, 5000);
-	for (size_t i = 0; i < out.nr; i++)
-		sum += out.tasks[i].cpu_ns;
+		put(&f.s, (i * 7919) % 5000 + 1, i, 1, i, 2, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 5000);
+	for (size_t i = 0; i < f.out.nr; i++)
+		sum += f.out.tasks[i].cpu_ns;
 	CHECK_U64(sum, 10000);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	fix_free(&f);
 }
 
 TEST(tracker_task_that_moved_cgroups_ends_everywhere)
 {
-	struct tracker t = {};
-	struct snapshot s = {};
-	struct sample out = {};
+	struct fix f = { .s.half = 1 };
+	struct task_val *v;
 	__u64 cpu = 0;
 
-	put(&s, 8, 3, 8, 100, 1, false);
-	s.keys[0].cgroup_id = 11;
-	tracker__update(&t, &s, 1, &out);
-	s.nr = 0;
-	put(&s, 8, 3, 8, 100, 1, false);	/* left cgroup 11 */
-	s.keys[0].cgroup_id = 11;
-	put(&s, 8, 3, 8, 70, 2, true);		/* died in cgroup 22 */
-	s.keys[1].cgroup_id = 22;
-	put(&s, 9, 1, 9, 5, 1, false);		/* unrelated */
-	s.keys[2].cgroup_id = 11;
-	tracker__update(&t, &s, 1, &out);
-	for (size_t i = 0; i < out.nr; i++)
-		if (out.tasks[i].tid == 8)
-			cpu += out.tasks[i].cpu_ns;
-	CHECK_U64(cpu, 70);
-	CHECK_INT(t.nr_gone, 2);	/* both entries of tid 8 */
-	CHECK_INT(t.nr, 1);		/* only tid 9 remembered */
-	CHECK_INT(t.keys[0].tid, 9);
-	tracker__free(&t);
-	snapshot__free(&s);
-	sample__free(&out);
+	next(&f.s, 10);
+	put(&f.s, 8, 3, 8, 100, 0, 1, 0);
+	f.s.keys[0].cgroup_id = 11;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);
+	put(&f.s, 8, 3, 8, 100, 5, 1, 0);	/* left cgroup 11 after 5 ns */
+	f.s.keys[0].cgroup_id = 11;
+	v = put(&f.s, 8, 3, 8, 0, 70, 0, 2);	/* died in cgroup 22 */
+	f.s.keys[1].cgroup_id = 22;
+	v->exited = 1;
+	v->exit_ns = 10 * SEC_NS + 7;
+	put(&f.s, 9, 1, 9, 0, 5, 0, 1);		/* unrelated */
+	f.s.keys[2].cgroup_id = 11;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	for (size_t i = 0; i < f.out.nr; i++)
+		if (f.out.tasks[i].tid == 8)
+			cpu += f.out.tasks[i].cpu_ns;
+	CHECK_U64(cpu, 75);
+	CHECK_INT(f.t.nr_gone, 1);	/* cgroup 22's entry */
+	CHECK_INT(f.t.nr, 2);		/* 8 in cgroup 11 (marked dead), and 9 */
+
+	/* next update: the entry left behind in cgroup 11 is final too */
+	next(&f.s, 12);
+	put(&f.s, 8, 3, 8, 100, 5, 1, 0);
+	f.s.keys[0].cgroup_id = 11;
+	put(&f.s, 9, 1, 9, 0, 5, 0, 1);
+	f.s.keys[1].cgroup_id = 11;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.t.nr_gone, 1);
+	CHECK(f.t.gone[0].tid == 8 && f.t.gone[0].cgroup_id == 11);
+	CHECK_INT(f.t.nr, 1);
+	CHECK_INT(f.t.keys[0].tid, 9);
+	fix_free(&f);
 }
