@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The interactive view's key handling: sorting, levels, prompts, scrolling, pause. */
+#include <curses.h>
+#include <string.h>
+#include "test.h"
+#include "tui_keys.h"
+
+static const char *const names3[] = { "cpu-clock", "context-switches", "page-faults" };
+
+static struct tui_opts opts(bool topdown, bool level2)
+{
+	struct tui_opts o = {
+		.delay_s = 1.0,
+		.level = 1,
+		.level2_available = level2,
+		.names = names3,
+		.nr_events = 3,
+		.topdown = topdown,
+	};
+
+	o.view.sort.kind = SORT_CPU;
+	return o;
+}
+
+static void init(struct tui_state *st, bool topdown, bool level2, bool live)
+{
+	struct tui_opts o = opts(topdown, level2);
+	char err[128];
+
+	CHECK_INT(tui_state_init(st, &o, live, err, sizeof(err)), 0);
+}
+
+static unsigned int type(struct tui_state *st, const char *s)
+{
+	unsigned int act = 0;
+
+	for (; *s; s++)
+		act |= tui_key(st, (unsigned char)*s);
+	return act;
+}
+
+static const char *sort_name(const struct tui_state *st)
+{
+	return tui_sort_name(&st->sort, names3, 3);
+}
+
+/* Rows with PIDs pids[0..n) in that order. */
+static void set_rows(struct tui_state *st, struct row *rows, const int *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&rows[i], 0, sizeof(rows[i]));
+		rows[i].pid = rows[i].tid = pids[i];
+	}
+	tui_rows(st, rows, n);
+}
+
+TEST(tui_sort_cycles_through_topdown_level1)
+{
+	static const char *const want[] = { "retiring", "bad-spec", "frontend", "backend",
+					    "ipc", "pid", "comm", "cpu" };
+	struct sort_key keys[TUI_MAX_SORT_KEYS];
+	struct tui_state st;
+
+	init(&st, true, true, true);
+	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 8);
+	CHECK_STR(sort_name(&st), "cpu");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		unsigned int act = tui_key(&st, '>');
+
+		CHECK(act & TUI_REBUILD);
+		CHECK_STR(sort_name(&st), want[i]);
+	}
+	/* backwards, wrapping at the first key */
+	CHECK(tui_key(&st, '<') & TUI_REBUILD);
+	CHECK_STR(sort_name(&st), "comm");
+	tui_key(&st, '<');
+	CHECK_STR(sort_name(&st), "pid");
+	tui_key(&st, '<');
+	CHECK_STR(sort_name(&st), "ipc");
+	tui_key(&st, KEY_F(6));
+	CHECK_STR(sort_name(&st), "pid");
+}
+
+TEST(tui_sort_cycles_through_events_without_topdown)
+{
+	struct sort_key keys[TUI_MAX_SORT_KEYS];
+	struct tui_state st;
+
+	init(&st, false, false, true);
+	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 6);
+	tui_key(&st, '>');
+	CHECK_INT(st.sort.kind, SORT_EVENT);
+	CHECK_STR(sort_name(&st), "cpu-clock");
+	tui_key(&st, '>');
+	tui_key(&st, '>');
+	CHECK_STR(sort_name(&st), "page-faults");
+	tui_key(&st, '>');
+	CHECK_STR(sort_name(&st), "pid");
+	/* the cycle is cut to what the caller has room for */
+	CHECK_INT(tui_sort_keys(&st, keys, 2), 2);
+}
+
+TEST(tui_level2_sort_keys_and_fallback)
+{
+	struct sort_key keys[TUI_MAX_SORT_KEYS];
+	struct tui_state st;
+	unsigned int act;
+
+	init(&st, true, true, true);
+	act = tui_key(&st, '2');
+	CHECK(act & TUI_REBUILD);
+	CHECK_INT(st.level, 2);
+	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 16);
+	/* cpu -> retiring ... backend -> heavy-ops */
+	for (int i = 0; i < 5; i++)
+		tui_key(&st, '>');
+	CHECK_STR(sort_name(&st), "heavy-ops");
+	/* back at level 1 a level-2 key has no column: sort by CPU again */
+	act = tui_key(&st, '1');
+	CHECK(act & TUI_REBUILD);
+	CHECK_INT(st.level, 1);
+	CHECK_STR(sort_name(&st), "cpu");
+	/* a level-1 key stays */
+	tui_key(&st, '2');
+	tui_key(&st, '>');
+	CHECK_STR(sort_name(&st), "retiring");
+	tui_key(&st, '1');
+	CHECK_STR(sort_name(&st), "retiring");
+}
+
+TEST(tui_level2_refused_when_unavailable)
+{
+	struct tui_state st;
+	struct tui_opts o = opts(true, false);
+	char err[128];
+	unsigned int act;
+
+	o.level = 2;
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
+	CHECK_INT(st.level, 1);	/* asked for, not available */
+	act = tui_key(&st, '2');
+	CHECK(!(act & TUI_REBUILD));
+	CHECK(act & TUI_REDRAW);
+	CHECK_INT(st.level, 1);
+	CHECK(st.msg_error);
+	CHECK(strstr(st.msg, "level 2") != NULL);
+	/* the message goes with the next key */
+	tui_key(&st, KEY_DOWN);
+	CHECK_STR(st.msg, "");
+
+	o.level2_why = "start with --level 2";
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
+	tui_key(&st, '2');
+	CHECK_STR(st.msg, "TopDown level 2: start with --level 2");
+
+	init(&st, false, false, true);
+	act = tui_key(&st, '1');
+	CHECK(!(act & TUI_REBUILD));
+	CHECK(st.msg_error);
+
+	o.level = 3;
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
+	CHECK(strstr(err, "level") != NULL);
+}
+
+TEST(tui_pid_prompt_accepts_and_rejects)
+{
+	struct tui_state st;
+	unsigned int act;
+
+	init(&st, true, false, true);
+	CHECK(tui_key(&st, 'p') & TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_PROMPT);
+	CHECK_INT(st.prompt, TUI_PROMPT_PID);
+	/* keys go to the prompt, not to the table */
+	act = type(&st, "12, 34q");
+	CHECK(!(act & TUI_QUIT));
+	CHECK_STR(st.input, "12, 34q");
+	tui_key(&st, KEY_BACKSPACE);
+	CHECK_STR(st.input, "12, 34");
+	act = tui_key(&st, '\n');
+	CHECK(act & TUI_REBUILD);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	CHECK_INT(st.nr_pids, 2);
+	CHECK_INT(st.pids[0], 12);
+	CHECK_INT(st.pids[1], 34);
+
+	/* invalid input keeps the filter and says why */
+	type(&st, "p12x\n");
+	CHECK_INT(st.nr_pids, 2);
+	CHECK(st.msg_error);
+	CHECK(strstr(st.msg, "12x") != NULL);
+	type(&st, "p0\n");
+	CHECK_INT(st.nr_pids, 2);
+	type(&st, "p4194305\n");
+	CHECK_INT(st.nr_pids, 2);
+
+	/* Esc cancels, Ctrl-U clears the line */
+	type(&st, "p77");
+	tui_key(&st, 27);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	CHECK_INT(st.nr_pids, 2);
+	type(&st, "p77");
+	tui_key(&st, 21);
+	CHECK_STR(st.input, "");
+	type(&st, "5\n");
+	CHECK_INT(st.nr_pids, 1);
+	CHECK_INT(st.pids[0], 5);
+
+	/* empty clears */
+	act = type(&st, "p\n");
+	CHECK(act & TUI_REBUILD);
+	CHECK_INT(st.nr_pids, 0);
+}
+
+TEST(tui_comm_prompt_sets_view)
+{
+	struct tui_state st;
+	struct view v;
+
+	init(&st, true, false, true);
+	tui_view(&st, &v);
+	CHECK(v.comm == NULL);
+	CHECK(type(&st, "/bash\n") & TUI_REBUILD);
+	CHECK_STR(st.comm, "bash");
+	tui_view(&st, &v);
+	CHECK_STR(v.comm, "bash");
+	/* longer than a comm can be: refused */
+	type(&st, "/abcdefghijklmnop\n");
+	CHECK_STR(st.comm, "bash");
+	CHECK(st.msg_error);
+	/* 15 characters fit */
+	type(&st, "/abcdefghijklmno\n");
+	CHECK_STR(st.comm, "abcdefghijklmno");
+	type(&st, "/\n");
+	tui_view(&st, &v);
+	CHECK(v.comm == NULL);
+	/* control characters never enter the line */
+	tui_key(&st, '/');
+	tui_key(&st, 1);
+	tui_key(&st, 0x1b5);
+	CHECK_STR(st.input, "");
+}
+
+TEST(tui_delay_prompt_validates)
+{
+	struct tui_state st;
+	unsigned int act;
+
+	init(&st, true, false, true);
+	act = type(&st, "d0.5\n");
+	CHECK(act & TUI_RESCHEDULE);
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	CHECK(!st.msg_error);
+	act = type(&st, "dabc\n");
+	CHECK(!(act & TUI_RESCHEDULE));
+	CHECK(st.msg_error);
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	type(&st, "d0\n");
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	type(&st, "d-1\n");
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	type(&st, "dnan\n");
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	type(&st, "d1e9\n");
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	type(&st, "d\n");
+	CHECK_NEAR(st.delay_s, 0.5, 1e-12);
+	type(&st, "d2 \n");
+	CHECK_NEAR(st.delay_s, 2.0, 1e-12);
+	type(&st, "d0.01\n");
+	CHECK_NEAR(st.delay_s, 0.01, 1e-12);
+}
+
+TEST(tui_parsers_edge_cases)
+{
+	char err[128], comm[TASK_COMM_LEN];
+	int pids[3];
+	size_t nr = 99;
+	double d = 7;
+
+	CHECK_INT(tui_parse_pids(" 5 , 6 ", pids, 3, &nr, err, sizeof(err)), 0);
+	CHECK_INT(nr, 2);
+	CHECK_INT(pids[1], 6);
+	CHECK_INT(tui_parse_pids("1,2,3,4", pids, 3, &nr, err, sizeof(err)), -1);
+	CHECK(strstr(err, "too many") != NULL);
+	CHECK_INT(tui_parse_pids("-3", pids, 3, &nr, err, sizeof(err)), -1);
+	CHECK_INT(tui_parse_pids("99999999999999999999", pids, 3, &nr, err, sizeof(err)), -1);
+	CHECK_INT(tui_parse_pids("", pids, 3, &nr, err, sizeof(err)), 0);
+	CHECK_INT(nr, 0);
+	CHECK_INT(tui_parse_delay("1x", &d, err, sizeof(err)), -1);
+	CHECK_NEAR(d, 7, 0);
+	CHECK_INT(tui_parse_delay("inf", &d, err, sizeof(err)), -1);
+	CHECK_INT(tui_parse_delay("86400", &d, err, sizeof(err)), 0);
+	CHECK_INT(tui_parse_comm("a\tb", comm, sizeof(comm), err, sizeof(err)), -1);
+	CHECK_INT(tui_parse_comm("kworker/0:1", comm, sizeof(comm), err, sizeof(err)), 0);
+	CHECK_STR(comm, "kworker/0:1");
+	CHECK_INT(tui_parse_comm("toolong", comm, 4, err, sizeof(err)), -1);
+}
+
+TEST(tui_scrolling_stays_in_bounds)
+{
+	struct row rows[100];
+	int pids[100];
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	for (int i = 0; i < 100; i++)
+		pids[i] = 1000 + i;
+	set_rows(&st, rows, pids, 100);
+	tui_set_page(&st.list, 10);
+	tui_key(&st, KEY_UP);
+	CHECK_INT(st.list.cursor, 0);
+	for (int i = 0; i < 12; i++)
+		tui_key(&st, KEY_DOWN);
+	CHECK_INT(st.list.cursor, 12);
+	CHECK_INT(st.list.first, 3);
+	tui_key(&st, KEY_NPAGE);
+	CHECK_INT(st.list.cursor, 22);
+	CHECK_INT(st.list.first, 13);
+	tui_key(&st, KEY_END);
+	CHECK_INT(st.list.cursor, 99);
+	CHECK_INT(st.list.first, 90);
+	tui_key(&st, KEY_NPAGE);
+	tui_key(&st, KEY_DOWN);
+	CHECK_INT(st.list.cursor, 99);
+	CHECK_INT(st.list.first, 90);
+	tui_key(&st, KEY_PPAGE);
+	CHECK_INT(st.list.cursor, 89);
+	CHECK_INT(st.list.first, 80);
+	tui_key(&st, KEY_HOME);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK_INT(st.list.first, 0);
+	tui_key(&st, KEY_PPAGE);
+	CHECK_INT(st.list.cursor, 0);
+
+	/* fewer rows than before: the cursor lands on the last */
+	tui_key(&st, KEY_END);
+	set_rows(&st, rows, pids, 3);
+	CHECK_INT(st.list.cursor, 2);
+	CHECK_INT(st.list.first, 0);
+	/* a taller screen shows everything from the top */
+	set_rows(&st, rows, pids, 100);
+	tui_key(&st, KEY_END);
+	tui_set_page(&st.list, 200);
+	CHECK_INT(st.list.first, 0);
+	CHECK_INT(st.list.cursor, 99);
+	/* no rows at all */
+	set_rows(&st, rows, pids, 0);
+	tui_key(&st, KEY_DOWN);
+	tui_key(&st, KEY_END);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK_INT(tui_key(&st, '\n'), 0);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+}
+
+TEST(tui_selection_follows_the_task)
+{
+	static const int before[] = { 10, 20, 30, 40 };
+	static const int after[] = { 30, 40, 10, 20 };
+	static const int gone[] = { 30, 20, 10 };
+	struct row rows[4];
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	tui_set_page(&st.list, 10);
+	set_rows(&st, rows, before, 4);
+	/* untouched, the cursor stays on the top row whatever it is */
+	set_rows(&st, rows, after, 4);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK_INT(st.sel_pid, 30);
+	/* once picked, the task is followed */
+	tui_key(&st, KEY_DOWN);
+	tui_key(&st, KEY_DOWN);
+	tui_rows(&st, rows, 4);
+	CHECK_INT(st.sel_pid, 10);
+	set_rows(&st, rows, before, 4);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK_INT(st.sel_pid, 10);
+	/* Enter opens the selected process */
+	CHECK(tui_key(&st, '\n') & TUI_DETAIL);
+	CHECK_INT(st.mode, TUI_MODE_DETAIL);
+	CHECK_INT(st.detail_pid, 10);
+	/* q in the detail view goes back, it does not quit */
+	CHECK(!(tui_key(&st, 'q') & TUI_QUIT));
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	tui_key(&st, '\n');
+	tui_key(&st, 27);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	/* the task left: the cursor keeps its line */
+	tui_key(&st, KEY_END);
+	tui_rows(&st, rows, 4);
+	CHECK_INT(st.sel_pid, 40);
+	set_rows(&st, rows, gone, 3);
+	CHECK_INT(st.list.cursor, 2);
+	CHECK_INT(st.sel_pid, 10);
+	/* Home stops following */
+	tui_key(&st, KEY_HOME);
+	tui_rows(&st, rows, 3);
+	set_rows(&st, rows, after, 4);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK_INT(st.sel_pid, 30);
+}
+
+TEST(tui_pause_and_step)
+{
+	struct tui_state st;
+	unsigned int act;
+
+	init(&st, true, false, true);
+	act = tui_key(&st, ' ');
+	CHECK(act & TUI_RESCHEDULE);
+	CHECK(st.paused);
+	CHECK(strstr(st.msg, "collecting") != NULL);
+	act = tui_key(&st, 'n');
+	CHECK(!(act & TUI_STEP));
+	CHECK(st.msg_error);
+	tui_key(&st, ' ');
+	CHECK(!st.paused);
+
+	/* a recording steps one interval and stays paused */
+	init(&st, true, false, false);
+	act = tui_key(&st, 'n');
+	CHECK(act & TUI_STEP);
+	CHECK(st.paused);
+	act = tui_key(&st, 'n');
+	CHECK(act & TUI_STEP);
+	CHECK(st.paused);
+	tui_key(&st, ' ');
+	CHECK(!st.paused);
+}
+
+TEST(tui_help_quit_threads_resize)
+{
+	struct tui_state st;
+	struct view v;
+	unsigned int act;
+
+	init(&st, true, false, true);
+	CHECK(tui_key(&st, 'h') & TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_HELP);
+	/* a resize is not a key press */
+	CHECK_INT(tui_key(&st, KEY_RESIZE), TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_HELP);
+	/* any key closes help, q too, without quitting */
+	act = tui_key(&st, 'q');
+	CHECK(!(act & TUI_QUIT));
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	tui_key(&st, '?');
+	CHECK_INT(st.mode, TUI_MODE_HELP);
+	tui_key(&st, 'x');
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+
+	CHECK(tui_key(&st, 't') & TUI_REBUILD);
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_THREAD);
+	tui_key(&st, 'H');
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_PROCESS);
+
+	type(&st, "d12");
+	CHECK_INT(tui_key(&st, KEY_RESIZE), TUI_REDRAW);
+	CHECK_STR(st.input, "12");
+	tui_key(&st, 27);
+	CHECK_INT(tui_key(&st, ERR), 0);
+	CHECK(tui_key(&st, 'q') & TUI_QUIT);
+}
+
+TEST(tui_state_init_copies_the_view)
+{
+	static const int pids[] = { 7, 8 };
+	struct tui_opts o = opts(false, false);
+	struct tui_state st;
+	struct view v;
+	char err[128];
+
+	o.view.pids = pids;
+	o.view.nr_pids = 2;
+	o.view.comm = "sshd";
+	o.view.top = 5;
+	o.view.by = BY_THREAD;
+	o.view.sort = (struct sort_key){ .kind = SORT_EVENT, .event = 1 };
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
+	tui_view(&st, &v);
+	CHECK(v.pids != pids);
+	CHECK_INT(v.nr_pids, 2);
+	CHECK_INT(v.pids[1], 8);
+	CHECK_STR(v.comm, "sshd");
+	CHECK_INT(v.top, 5);
+	CHECK_INT(v.by, BY_THREAD);
+	CHECK_STR(tui_sort_name(&v.sort, names3, 3), "context-switches");
+	/* the cgroup filter stays in every view */
+	o.view.within = 42;
+	o.view.cgroup_depth = 3;
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
+	type(&st, "t/x\n");
+	tui_view(&st, &v);
+	CHECK_INT(v.within, 42);
+	CHECK_INT(v.cgroup_depth, 3);
+	CHECK_INT(v.by, BY_PROCESS);
+	CHECK_STR(v.comm, "x");
+	o.view.nr_pids = TUI_MAX_PIDS + 1;
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
+	o.view.nr_pids = 0;
+	o.view.by = BY_CGROUP;
+	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
+	CHECK(strstr(err, "cgroup") != NULL);
+}
