@@ -21,6 +21,7 @@
 #include "output.h"
 #include "pipeline.h"
 #include "startup.h"
+#include "tui.h"
 
 static volatile sig_atomic_t stop;
 
@@ -146,6 +147,65 @@ static int run_batch(struct run *r, const struct options *o, char *err, size_t e
 	return ret < 0 ? EXIT_OK : ret;
 }
 
+static int tui_fetch(void *arg, struct sample *out, char *err, size_t errlen)
+{
+	struct run *r = arg;
+	int ret = live__next(&r->live, out, err, errlen);
+
+	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
+}
+
+static int tui_build(void *arg, const struct sample *s, const struct view *v, int level,
+		     struct interval *iv)
+{
+	struct run *r = arg;
+
+	return pipeline_build(&r->st.pipe, s, v, level, iv) ? -1 : 0;
+}
+
+static double tui_self_cost(void *arg, double *bpf_ns)
+{
+	struct run *r = arg;
+
+	*bpf_ns = r->live.bpf_ns_per_switch;
+	return r->live.self_cpu_pct;
+}
+
+static int run_tui(struct run *r, const struct options *o, char *err, size_t errlen)
+{
+	struct tui_source src = {
+		.fetch = tui_fetch,
+		.build = tui_build,
+		.self_cost = tui_self_cost,
+		.arg = r,
+		.live = true,
+	};
+	struct tui_opts t = {
+		.delay_s = o->delay_s,
+		.iterations = o->iterations,
+		.view = r->view,
+		.level = r->st.level,
+		.level2_available = r->st.pipe.topdown && r->st.level >= 2,
+		.level2_why = r->st.pipe.topdown && r->st.disc.cfg.max_level < 2
+				      ? "this CPU has no TopDown level 2"
+				      : "start tdtop with --level 2",
+		.title = r->st.title,
+		.names = r->st.pipe.names,
+		.nr_events = r->st.pipe.nr_events,
+		.topdown = r->st.pipe.topdown,
+		.color = true,
+	};
+
+	return tui_run(&src, &t, err, errlen);
+}
+
+/* The screen when a person is looking; batch output for pipes and files. */
+static bool interactive(const struct options *o)
+{
+	return !o->batch && o->format == OUTPUT_TEXT && o->by != BY_CGROUP &&
+	       isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+}
+
 /* Mistakes in -e are usage errors, reported before privileges matter. */
 static int check_events(const char *sysfs, const struct options *o, char *err, size_t errlen)
 {
@@ -225,6 +285,11 @@ int main(int argc, char **argv)
 			 "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
 			 o.sort);
 		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (interactive(&o)) {
+		/* the notice is in the screen's header */
+		ret = run_tui(&r, &o, err, sizeof(err));
 		goto out;
 	}
 	if (r.st.notice[0])
