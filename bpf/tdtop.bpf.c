@@ -211,9 +211,29 @@ int BPF_PROG(on_free, struct task_struct *p)
 	if (by_cgroup)
 		key.cgroup_id = p->cgroups->dfl_cgrp->kn->id;
 	v = bpf_map_lookup_elem(&tasks, &key);
-
-	if (v)
+	if (v) {
+		v->exit_ns = bpf_ktime_get_ns();
 		v->exited = 1;
+	}
+	return 0;
+}
+
+/*
+ * A task's name changes at exec and prctl(PR_SET_NAME), both through
+ * here, before the new name is stored: cheaper than copying the name at
+ * every switch.
+ */
+SEC("tp_btf/task_rename")
+int BPF_PROG(on_rename, struct task_struct *p, const char *comm)
+{
+	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
+	struct task_val *v;
+
+	if (by_cgroup)
+		key.cgroup_id = p->cgroups->dfl_cgrp->kn->id;
+	v = bpf_map_lookup_elem(&tasks, &key);
+	if (v)
+		bpf_probe_read_kernel_str(v->comm, TASK_COMM_LEN, comm);
 	return 0;
 }
 
