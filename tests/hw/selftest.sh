@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Checks of check.sh that need no PMU: the skip on a machine without
+# TopDown (a fixture without a core PMU), the plan it makes for fixture
+# CPUs, its usage errors, and compare.py on hand-made tdtop/perf outputs.
+# Usage: tests/hw/selftest.sh (TDTOP defaults to ./tdtop). Exit 0 if all pass.
+
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+FX=$TOP/tests/fixtures/sysfs
+export TDTOP="${TDTOP:-$TOP/tdtop}"
+FAILS=0
+TMP=$(mktemp -d /tmp/tdtop-hw-selftest.XXXXXX) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	FAILS=$((FAILS + 1))
+}
+
+# expect NAME RC PATTERN command...: exit status RC and PATTERN in the output
+expect() {
+	name=$1 want_rc=$2 pattern=$3
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name: exit $rc, want $want_rc; output: $out"
+	elif ! printf '%s\n' "$out" | grep -q -- "$pattern"; then
+		fail "$name: '$pattern' not in: $out"
+	else
+		echo "ok   $name"
+	fi
+}
+
+[ -x "$TDTOP" ] || { echo "selftest: no tdtop at $TDTOP (run make)"; exit 1; }
+
+expect skip-without-pmu 0 '^SKIP: no TopDown on this machine: no hardware PMU' \
+	env TDTOP_SYSFS="$FX/vm-nopmu" "$HERE/check.sh"
+expect plan-perf-metrics 0 'perf stat -M TopdownL1' \
+	env TDTOP_SYSFS="$FX/sapphirerapids" "$HERE/check.sh" -n
+expect plan-amd 0 'perf stat -M PipelineL1' \
+	env TDTOP_SYSFS="$FX/zen4" "$HERE/check.sh" -n
+expect plan-smt 0 'runs with --allow-smt' \
+	env TDTOP_SYSFS="$FX/skylake-smt" "$HERE/check.sh" -n
+expect plan-hybrid-cpu 0 'pinned:   CPU 0' \
+	env TDTOP_SYSFS="$FX/alderlake" "$HERE/check.sh" -n
+expect bad-workload 2 "unknown workload 'idle'" "$HERE/check.sh" -w idle
+expect bad-seconds 2 "'ten' is not a number" "$HERE/check.sh" -t ten
+expect no-binary 1 'no tdtop binary' env TDTOP=/nonexistent "$HERE/check.sh"
+
+# compare.py: slot-weighted tdtop rows of the workload's pid against perf's CSV
+cat >"$TMP/alu.tdtop.json" <<'EOF'
+{"type":"interval","ts":1.0,"method":"perf_metrics","topdown":{"retiring":0.1}}
+{"type":"process","pid":42,"topdown":{"retiring":0.8,"bad_speculation":0.05,"frontend_bound":0.05,"backend_bound":0.1},"slots":3000000,"ipc":3.1}
+{"type":"process","pid":7,"topdown":{"retiring":0.1,"bad_speculation":0.1,"frontend_bound":0.1,"backend_bound":0.7},"slots":9000000,"ipc":0.4}
+{"type":"process","pid":42,"topdown":{"retiring":0.6,"bad_speculation":0.05,"frontend_bound":0.15,"backend_bound":0.2},"slots":1000000,"ipc":2.9}
+{"type":"process","pid":42,"topdown":{"retiring":null},"slots":null}
+not json
+EOF
+echo "42" >"$TMP/alu.pid"
+cat >"$TMP/alu.perf.csv" <<'EOF'
+# started on Mon Jan  1 00:00:00 2026
+
+40000000,,TOPDOWN.SLOTS,2000000000,100.00,,
+30000000,,topdown-retiring,2000000000,100.00,74.0,%  tma_retiring
+2000000,,topdown-bad-spec,2000000000,100.00,6.0,%  tma_bad_speculation
+3000000,,topdown-fe-bound,2000000000,100.00,8.5,%  tma_frontend_bound
+5000000,,topdown-be-bound,2000000000,100.00,11.5,%  tma_backend_bound
+EOF
+out=$(python3 "$HERE/compare.py" "$TMP" alu 2>&1)
+# tdtop: retiring (0.8*3 + 0.6*1) / 4 = 75.0 %, backend (0.1*3 + 0.2*1) / 4 = 12.5 %
+for want in 'tdtop       75.0      5.0      7.5     12.5' \
+	'perf        74.0      6.0      8.5     11.5' \
+	'diff         1.0     -1.0     -1.0      1.0' \
+	'largest: tdtop retiring, perf retiring' 'largest difference: 1.0 points'; do
+	if printf '%s\n' "$out" | grep -q -- "$want"; then
+		echo "ok   compare: $want"
+	else
+		fail "compare: '$want' not in: $out"
+	fi
+done
+
+# the AMD and legacy spellings of perf's metric units
+printf '%s\n' '1,,ls_not_halted_cyc,1,100.00,31.5,%  retiring' \
+	',,,,,2.0,% bad speculation' '5,,x,1,100.00,40.25,backend_bound' \
+	'<not counted>,,y,0,0.00,,%  tma_frontend_bound' >"$TMP/amd.perf.csv"
+echo "1" >"$TMP/amd.pid"
+: >"$TMP/amd.tdtop.json"
+out=$(python3 "$HERE/compare.py" "$TMP" amd 2>&1)
+if printf '%s\n' "$out" | grep -q 'perf        31.5      2.0        -     40.2'; then
+	echo "ok   compare: perf unit spellings"
+else
+	fail "compare: perf unit spellings: $out"
+fi
+
+[ "$FAILS" = 0 ] && echo "all passed" || echo "$FAILS failed"
+[ "$FAILS" = 0 ]
