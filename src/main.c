@@ -206,6 +206,20 @@ static bool interactive(const struct options *o)
 	       isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 }
 
+/* A sort key may name an event by an alias (cs for context-switches). */
+static int parse_sort(const char *sysfs, const char *key, const struct pipeline *p,
+		      struct sort_key *out)
+{
+	struct event_list el;
+	char err[256];
+
+	if (!sort_key_parse(key, p->names, p->nr_events, out))
+		return 0;
+	if (events_parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
+		return -1;
+	return sort_key_parse(el.ev[0].name, p->names, p->nr_events, out);
+}
+
 /* Mistakes in -e are usage errors, reported before privileges matter. */
 static int check_events(const char *sysfs, const struct options *o, char *err, size_t errlen)
 {
@@ -279,8 +293,7 @@ int main(int argc, char **argv)
 	ret = startup_open(&r.st, &o, sysfs, r.cg.on, &r.live, err, sizeof(err));
 	if (ret)
 		goto out;
-	if (o.sort && sort_key_parse(o.sort, r.st.pipe.names, r.st.pipe.nr_events,
-				     &r.view.sort)) {
+	if (o.sort && parse_sort(sysfs, o.sort, &r.st.pipe, &r.view.sort)) {
 		snprintf(err, sizeof(err),
 			 "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
 			 o.sort);

@@ -21,7 +21,10 @@ def test_short_lived_processes_all_reported():
         assert not missing, (f"{len(missing)} of {SPAWN} children never reported as exited, "
                              f"e.g. {sorted(missing)[:10]}")
         for r in rows:
-            assert r["comm"] == "wl-child", f"child {r['pid']} reported as {r['comm']!r}"
+            # a child preempted between fork and its prctl ran briefly under
+            # its parent's name: a row from then is right to say so
+            want = ("wl-child",) if r.get("exited") else ("wl-child", "workload")
+            assert r["comm"] in want, f"child {r['pid']} reported as {r['comm']!r}"
         # each child reported exited exactly once, and nothing after that
         nexit = sum(1 for r in rows if r.get("exited") is True)
         assert nexit == SPAWN, f"{nexit} exit reports for {SPAWN} children"
