@@ -79,6 +79,14 @@ const char *td_role_name(int role)
 	return role_names[role];
 }
 
+int td_role_from_name(const char *name)
+{
+	for (int r = 0; r < TD_NR_ROLES; r++)
+		if (role_names[r] && !strcmp(role_names[r], name))
+			return r;
+	return TD_NO_ROLE;
+}
+
 static void vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	if (len)

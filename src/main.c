@@ -249,7 +249,7 @@ int main(int argc, char **argv)
 	if (options_parse(argc, argv, &o, err, sizeof(err)))
 		goto out;
 	if (o.help) {
-		options_usage(stdout);
+		options_usage(stdout, o.cmd);
 		return EXIT_OK;
 	}
 	if (o.version) {

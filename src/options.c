@@ -18,6 +18,9 @@ enum {
 	OPT_ALLOW_SMT,
 	OPT_BY,
 	OPT_CGROUP_DEPTH,
+	OPT_DURATION,
+	OPT_DIFF,
+	OPT_LISTEN,
 };
 
 static const struct option long_opts[] = {
@@ -39,21 +42,16 @@ static const struct option long_opts[] = {
 	{ "level", required_argument, NULL, 'l' },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "allow-smt", no_argument, NULL, OPT_ALLOW_SMT },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{},
 };
 
-void options_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: tdtop [OPTIONS]\n"
-"Show which processes and threads stall the CPU pipeline, and on what: the\n"
-"TopDown breakdown (Retiring, Bad Speculation, Frontend Bound, Backend Bound)\n"
-"of every task on the machine at once. Counters are read at each context\n"
-"switch by a BPF program and charged to the task leaving the CPU.\n"
-"\n"
+static const char usage_topdown[] =
 "TopDown (the default):\n"
 "  -l, --level 1|2        TopDown level (2 where the CPU has it; default 1)\n"
 "      --list             show the CPU, its PMUs, the TopDown method and events, and exit\n"
@@ -61,8 +59,9 @@ void options_usage(FILE *f)
 "                         falling back to " FALLBACK_HW_EVENTS ", else software events\n"
 "      --allow-smt        per-task TopDown on pre-Ice Lake CPUs with SMT on, where the\n"
 "                         counters are shared by a core's threads (values are approximate)\n"
-"\n"
-"Selection:\n"
+"\n";
+
+static const char usage_events[] =
 "  -e, --events LIST      count these events instead of TopDown, comma-separated\n"
 "                         software: cpu-clock task-clock context-switches (cs)\n"
 "                           cpu-migrations page-faults (faults) minor-faults major-faults\n"
@@ -70,38 +69,139 @@ void options_usage(FILE *f)
 "                           cache-references cache-misses ref-cycles ...\n"
 "                         sysfs PMU events: pmu/name/ or pmu/event=0x3c,umask=0x1/\n"
 "                         raw: rNNNN (hex)\n"
-"      --list-events      list the events this machine offers and exit\n"
+"      --list-events      list the events this machine offers and exit\n";
+
+static const char usage_rows[] =
 "  -p, --pid PID[,PID...] only these processes (and their threads)\n"
 "  -H, --threads          one row per thread instead of per process (--by thread)\n"
 "      --by WHAT          rows per process (default), thread or cgroup; cgroup rows\n"
-"                         include their descendants\n"
+"                         include their descendants\n";
+
+static const char usage_cgroup[] =
 "  -c, --cgroup PATH      only tasks in this cgroup v2 and below; PATH is relative to\n"
 "                         the cgroup root (e.g. system.slice/nginx.service) or absolute\n"
-"      --cgroup-depth N   cgroup rows at most N levels below the root (or -c PATH)\n"
+"      --cgroup-depth N   cgroup rows at most N levels below the root (or -c PATH)\n";
+
+static const char usage_output[] =
+"  -o, --output FMT       text, json (JSON Lines) or csv (default text)\n"
+"  -s, --sort KEY         cpu (default), pid, comm, a TopDown field (retiring, bad-spec,\n"
+"                         frontend, backend, memory-bound, ..., slots, ipc) or an event\n"
+"      --top N            at most N rows per interval\n"
+"  -b, --batch            plain text without terminal control\n";
+
+#define USAGE_HELP \
+"  -h, --help             show this help and exit\n" \
+"  -V, --version          show the version and exit\n"
+
+static const char usage_help[] = USAGE_HELP "\n";
+
+/* For the commands that load the BPF program. */
+static const char usage_common[] =
+"  -v, --verbose          show libbpf's messages\n"
+USAGE_HELP
 "\n"
-"Output:\n"
+"Needs root, or CAP_BPF and CAP_PERFMON. Nothing stays loaded after exit.\n";
+
+static const char usage_exit[] = "Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
+
+static void usage_measure(FILE *f)
+{
+	fprintf(f,
 "  -d, --delay SECS       interval between updates, fractional (default 1)\n"
 "  -n, --iterations N     stop after N intervals (default: until interrupted)\n"
-"  -b, --batch            plain text without terminal control\n"
-"  -o, --output FMT       text, json (JSON Lines) or csv (default text)\n"
-"  -s, --sort KEY         cpu (default), pid, comm, or an event name\n"
-"      --top N            at most N rows per interval\n"
-"      --max-tasks N      capacity of the kernel task table (default %d);\n"
-"                         when full, charges are counted as dropped, never lost silently\n"
-"  -v, --verbose          show libbpf's messages\n"
-"  -h, --help             show this help and exit\n"
-"  -V, --version          show the version and exit\n"
-"\n"
-"Examples:\n"
-"  sudo tdtop -b -n 5                      five one-second intervals as text\n"
-"  sudo tdtop -l 2 -s backend              level 2, most backend-bound first\n"
-"  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
-"  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
-"  sudo tdtop --by cgroup -c system.slice  services, with their TopDown breakdown\n"
-"\n"
-"Needs root, or CAP_BPF and CAP_PERFMON. Nothing stays loaded after exit.\n"
-"Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
+"      --max-tasks N      capacity of the kernel task table (default %d); when full,\n"
+"                         charges are counted as dropped, never lost silently\n",
 		DEFAULT_MAX_TASKS);
+}
+
+void options_usage(FILE *f, enum command cmd)
+{
+	switch (cmd) {
+	case CMD_RECORD:
+		fputs("Usage: tdtop record -o FILE [OPTIONS]\n"
+		      "Record what tdtop measures, per interval and per task, for a later\n"
+		      "`tdtop report`. FILE ending in .gz is compressed. Stops on SIGINT or\n"
+		      "SIGTERM, after -n intervals or after --duration; a recording cut short\n"
+		      "at any moment stays readable up to its last complete interval.\n\n"
+		      "  -o, --output FILE      where to write (- for stdout)\n"
+		      "      --duration SECS    stop after this long\n",
+		      f);
+		usage_measure(f);
+		fputs("\n", f);
+		fputs(usage_topdown, f);
+		fputs("Selection:\n", f);
+		fputs(usage_events, f);
+		fputs(usage_rows, f);
+		fputs(usage_cgroup, f);
+		fputs("\n", f);
+		fputs(usage_common, f);
+		fputs(usage_exit, f);
+		return;
+	case CMD_REPORT:
+		fputs("Usage: tdtop report [OPTIONS] FILE\n"
+		      "       tdtop report --diff [OPTIONS] BEFORE AFTER\n"
+		      "Replay a recording through the same rows, TopDown math and outputs as\n"
+		      "live mode; on a terminal, browse it in the interactive view (n steps,\n"
+		      "space pauses). --diff compares two recordings per command name (or\n"
+		      "cgroup): the change of each category and of the slots.\n\n"
+		      "  -l, --level 1|2        TopDown level\n"
+		      "  -d, --delay SECS       interactive view: seconds per interval (default 1)\n",
+		      f);
+		fputs(usage_rows, f);
+		fputs(usage_output, f);
+		fputs(usage_help, f);
+		fputs(usage_exit, f);
+		return;
+	case CMD_EXPORTER:
+		fputs("Usage: tdtop exporter [--listen ADDR:PORT] [OPTIONS]\n"
+		      "Serve per-cgroup (or per-process) counters at /metrics in the Prometheus\n"
+		      "text format, or OpenMetrics when asked. Counters only grow: query them\n"
+		      "with rate(). Listens on loopback unless told otherwise.\n\n"
+		      "      --listen ADDR:PORT address to serve on (default 127.0.0.1:9717)\n",
+		      f);
+		usage_measure(f);
+		fputs("\n", f);
+		fputs(usage_topdown, f);
+		fputs("Selection:\n", f);
+		fputs(usage_events, f);
+		fputs(usage_rows, f);
+		fputs(usage_cgroup, f);
+		fputs("      --top N            with --by process: at most N processes\n\n", f);
+		fputs(usage_common, f);
+		fputs(usage_exit, f);
+		return;
+	case CMD_TOP:
+		break;
+	}
+	fputs("Usage: tdtop [OPTIONS]\n"
+	      "       tdtop record -o FILE [OPTIONS]    record intervals to a file\n"
+	      "       tdtop report FILE [OPTIONS]       replay a recording (--diff A B compares two)\n"
+	      "       tdtop exporter [OPTIONS]          serve Prometheus metrics\n"
+	      "Show which processes and threads stall the CPU pipeline, and on what: the\n"
+	      "TopDown breakdown (Retiring, Bad Speculation, Frontend Bound, Backend Bound)\n"
+	      "of every task on the machine at once. Counters are read at each context\n"
+	      "switch by a BPF program and charged to the task leaving the CPU.\n"
+	      "`tdtop COMMAND --help` explains each command.\n\n",
+	      f);
+	fputs(usage_topdown, f);
+	fputs("Selection:\n", f);
+	fputs(usage_events, f);
+	fputs(usage_rows, f);
+	fputs(usage_cgroup, f);
+	fputs("\nOutput:\n", f);
+	usage_measure(f);
+	fputs(usage_output, f);
+	fputs(usage_common, f);
+	fputs(usage_exit, f);
+	fputs("\nExamples:\n"
+	      "  sudo tdtop                              the interactive view\n"
+	      "  sudo tdtop -b -n 5                      five one-second intervals as text\n"
+	      "  sudo tdtop -l 2 -s backend              level 2, most backend-bound first\n"
+	      "  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
+	      "  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
+	      "  sudo tdtop --by cgroup -c system.slice  services, with their TopDown breakdown\n"
+	      "  sudo tdtop record -o run.jsonl.gz --duration 60 && tdtop report run.jsonl.gz\n",
+	      f);
 }
 
 /* Strict whole-string decimal integer in [min, max]. */
@@ -177,6 +277,90 @@ static int parse_by(const char *s, enum group_by *by)
 	return -1;
 }
 
+#define ON_TOP (1u << CMD_TOP)
+#define ON_RECORD (1u << CMD_RECORD)
+#define ON_REPORT (1u << CMD_REPORT)
+#define ON_EXPORTER (1u << CMD_EXPORTER)
+#define ON_LIVE (ON_TOP | ON_RECORD | ON_EXPORTER)
+#define ON_ALL (ON_LIVE | ON_REPORT)
+
+/* Which commands each option means something to. */
+static unsigned int option_commands(int opt)
+{
+	switch (opt) {
+	case 'e': case 'c': case OPT_CGROUP_DEPTH: case OPT_LIST_EVENTS: case OPT_LIST:
+	case OPT_STRICT: case OPT_ALLOW_SMT: case OPT_MAX_TASKS: case 'v':
+		return ON_LIVE;
+	case 'n':
+		return ON_TOP | ON_RECORD;
+	case 'o': case 's': case 'b':
+		return ON_TOP | ON_RECORD | ON_REPORT;
+	case OPT_TOP:
+		return ON_TOP | ON_REPORT | ON_EXPORTER;
+	case OPT_DURATION:
+		return ON_RECORD;
+	case OPT_DIFF:
+		return ON_REPORT;
+	case OPT_LISTEN:
+		return ON_EXPORTER;
+	default:
+		return ON_ALL;
+	}
+}
+
+static const char *const command_names[] = {
+	[CMD_TOP] = "tdtop", [CMD_RECORD] = "record", [CMD_REPORT] = "report",
+	[CMD_EXPORTER] = "exporter",
+};
+
+/* A first word naming a command; returns how many words it took. */
+static int parse_command(int argc, char **argv, enum command *cmd)
+{
+	*cmd = CMD_TOP;
+	if (argc < 2)
+		return 0;
+	for (int c = CMD_RECORD; c <= CMD_EXPORTER; c++) {
+		if (!strcmp(argv[1], command_names[c])) {
+			*cmd = (enum command)c;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* What each command needs once every option is read. */
+static int check_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	int left = argc - optind;
+
+	if (o->help || o->version)
+		return 0;
+	switch (o->cmd) {
+	case CMD_RECORD:
+		if (!o->record_path) {
+			snprintf(err, errlen, "record needs -o FILE (see tdtop record --help)");
+			return -1;
+		}
+		break;
+	case CMD_REPORT:
+		if (left != (o->diff ? 2 : 1)) {
+			snprintf(err, errlen, o->diff ? "report --diff needs two recordings"
+						      : "report needs one recording (see tdtop report --help)");
+			return -1;
+		}
+		o->files[0] = argv[optind];
+		o->files[1] = o->diff ? argv[optind + 1] : NULL;
+		return 0;
+	default:
+		break;
+	}
+	if (left) {
+		snprintf(err, errlen, "unexpected argument '%s' (see tdtop --help)", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
 static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -188,14 +372,33 @@ static void set_defaults(struct options *o)
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
+	enum command cmd;
+	int shift = parse_command(argc, argv, &cmd);
 	long v;
 	int c;
 
 	set_defaults(o);
+	o->cmd = cmd;
+	argc -= shift;
+	argv += shift;
 	/* 0, not 1: glibc then also resets its scan state (tests parse repeatedly) */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":e:p:Hc:d:n:bo:s:l:vhV", long_opts, NULL)) != -1) {
+	for (;;) {
+		int li = -1;
+
+		c = getopt_long(argc, argv, ":e:p:Hc:d:n:bo:s:l:vhV", long_opts, &li);
+		if (c == -1)
+			break;
+		if (c != ':' && c != '?' && !(option_commands(c) & (1u << cmd))) {
+			if (li >= 0)
+				snprintf(err, errlen, "option '--%s' does not apply to %s",
+					 long_opts[li].name, command_names[cmd]);
+			else
+				snprintf(err, errlen, "option '-%c' does not apply to %s", c,
+					 command_names[cmd]);
+			return -1;
+		}
 		switch (c) {
 		case 'e':
 			o->events = optarg;
@@ -248,6 +451,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->batch = true;
 			break;
 		case 'o':
+			if (cmd == CMD_RECORD) {
+				o->record_path = optarg;
+				break;
+			}
 			if (output_format_parse(optarg, &o->format)) {
 				snprintf(err, errlen, "invalid output format '%s' (want text, json or csv)",
 					 optarg);
@@ -274,6 +481,20 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;
+			break;
+		case OPT_DURATION:
+			if (parse_delay(optarg, &o->duration_s)) {
+				snprintf(err, errlen,
+					 "invalid duration '%s' (want seconds from 0.01 to 86400)",
+					 optarg);
+				return -1;
+			}
+			break;
+		case OPT_DIFF:
+			o->diff = true;
+			break;
+		case OPT_LISTEN:
+			o->listen = optarg;
 			break;
 		case OPT_LIST:
 			o->list = true;
@@ -309,9 +530,5 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s' (see tdtop --help)", argv[optind]);
-		return -1;
-	}
-	return 0;
+	return check_command(argc, argv, o, err, errlen);
 }

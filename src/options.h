@@ -23,7 +23,20 @@ enum {
 	EXIT_USAGE = 2,
 };
 
+enum command {
+	CMD_TOP,		/* live view or batch output */
+	CMD_RECORD,		/* tdtop record -o FILE */
+	CMD_REPORT,		/* tdtop report FILE | --diff A B */
+	CMD_EXPORTER,		/* tdtop exporter */
+};
+
 struct options {
+	enum command cmd;
+	const char *record_path;	/* record: -o FILE ("-": stdout) */
+	double duration_s;	/* record: stop after this long; 0: no limit */
+	const char *files[2];	/* report: the recording(s) */
+	bool diff;		/* report --diff A B */
+	const char *listen;	/* exporter --listen ADDR:PORT; NULL: default */
 	const char *events;	/* -e; NULL for the default */
 	int pids[MAX_PIDS];
 	size_t nr_pids;
@@ -48,11 +61,13 @@ struct options {
 };
 
 /*
- * Fill *o* from argv. Returns 0, or -1 with a one-line message in *err*
- * for a usage error (exit code 2).
+ * Fill *o* from argv; a first word record, report or exporter picks the
+ * command. Returns 0, or -1 with a one-line message in *err* for a usage
+ * error (exit code 2).
  */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 
-void options_usage(FILE *f);
+/* The help of *cmd*. */
+void options_usage(FILE *f, enum command cmd);
 
 #endif /* __TDTOP_OPTIONS_H */

@@ -108,7 +108,7 @@ TEST(options_usage_text_mentions_exit_codes)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	options_usage(f);
+	options_usage(f, CMD_TOP);
 	fclose(f);
 	CHECK(strstr(buf, "Exit status: 0 success, 1 runtime failure, 2 usage error") != NULL);
 	CHECK(strstr(buf, "--events") && strstr(buf, "--list-events") && strstr(buf, "--max-tasks"));
