@@ -195,3 +195,42 @@ double iv_min_running_share(const struct interval *iv)
 	}
 	return min;
 }
+
+/*
+ * A field's bytes that a line-oriented reader must not see raw: control
+ * bytes and 0x7f become \xNN, and so do bytes that are not well-formed
+ * UTF-8 (the file stays valid UTF-8). '\\' is doubled so every escape
+ * reads back unambiguously. Well-formed UTF-8 is copied. The escapes hold
+ * no comma, quote or space, so the quoting decision can be made on the
+ * raw bytes (RFC 4180: quote a field holding a comma, a quote or edge
+ * spaces, double the quotes inside; CR and LF never reach the file raw).
+ */
+void fmt_csv_field(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool quote;
+	size_t i = 0;
+
+	if (!len)
+		return;
+	quote = memchr(s, ',', len) || memchr(s, '"', len) || s[0] == ' ' || s[len - 1] == ' ';
+	if (quote)
+		fputc('"', f);
+	while (i < len) {
+		int n = utf8_seq_len(p + i, len - i);
+
+		if (p[i] == '\\' || p[i] == '"') {
+			fputc(p[i], f);
+			fputc(p[i], f);
+			i++;
+		} else if (n < 0 || p[i] < 0x20 || p[i] == 0x7f) {
+			fprintf(f, "\\x%02x", p[i]);
+			i++;
+		} else {
+			fwrite(p + i, 1, (size_t)n, f);
+			i += (size_t)n;
+		}
+	}
+	if (quote)
+		fputc('"', f);
+}

@@ -7,6 +7,7 @@
 #define __TDTOP_FORMAT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include "model.h"
 
@@ -68,5 +69,11 @@ double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns);
 
 /* Share of the time the least counted event ran (1.0: none multiplexed). */
 double iv_min_running_share(const struct interval *iv);
+
+/*
+ * One CSV field: quoted as RFC 4180 wants, control bytes and invalid
+ * UTF-8 written as \\xNN so a field never breaks a line.
+ */
+void fmt_csv_field(FILE *f, const char *s, size_t len);
 
 #endif /* __TDTOP_FORMAT_H */

@@ -20,6 +20,9 @@
 #include "options.h"
 #include "output.h"
 #include "pipeline.h"
+#include "recmeta.h"
+#include "record.h"
+#include "report.h"
 #include "startup.h"
 #include "tui.h"
 
@@ -206,6 +209,84 @@ static bool interactive(const struct options *o)
 	       isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int record_header(struct run *r, const struct options *o, struct rec_header *h)
+{
+	rec_header__init_host(h, "/proc/cpuinfo");
+	h->ncpus = collector__ncpus(r->live.col);
+	if (recmeta_from_pipeline(h, &r->st.pipe, &r->st.events))
+		return -1;
+	h->delay_s = o->delay_s;
+	snprintf(h->group_by, sizeof(h->group_by), "%s",
+		 o->by == BY_CGROUP ? "cgroup" : o->by == BY_THREAD ? "thread" : "process");
+	snprintf(h->cgroup, sizeof(h->cgroup), "%s", o->cgroup ? o->cgroup : "");
+	h->cgroup_depth = o->cgroup_depth;
+	h->max_tasks = o->max_tasks;
+	h->nr_pids = (int)o->nr_pids;
+	memcpy(h->pids, o->pids, o->nr_pids * sizeof(o->pids[0]));
+	return 0;
+}
+
+/*
+ * tdtop record: the raw per-task deltas of every interval, so a report
+ * can rebuild any view. Filters only shape the header: everything is kept.
+ */
+static int run_record(struct run *r, const struct options *o, char *err, size_t errlen)
+{
+	struct timespec deadline, start;
+	struct rec_header h;
+	struct recorder *rec;
+	long done = 0;
+	size_t rows = 0;
+	int ret;
+
+	if (record_header(r, o, &h)) {
+		snprintf(err, errlen, "failed to describe the events in the recording header");
+		return EXIT_RUNTIME;
+	}
+	rec = recorder__open(o->record_path, &h, ends_with(o->record_path, ".gz"), err, errlen);
+	if (!rec)
+		return EXIT_RUNTIME;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	deadline = start;
+	ret = live__next(&r->live, &r->sample, err, errlen);	/* the baseline */
+	while (ret >= 0 && !stop) {
+		struct timespec now;
+
+		wait_until(&deadline, o->delay_s);
+		ret = live__next(&r->live, &r->sample, err, errlen);
+		if (ret)
+			break;
+		if (recorder__write(rec, &r->sample, err, errlen)) {
+			ret = -1;
+			break;
+		}
+		rows += r->sample.nr;
+		done++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((o->iterations && done >= o->iterations) ||
+		    (o->duration_s > 0 &&
+		     (now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 >=
+			     o->duration_s - 1e-3))
+			break;
+	}
+	if (ret >= 0 && recorder__close(rec, err, errlen))
+		ret = -1;
+	else if (ret < 0)
+		recorder__close(rec, NULL, 0);
+	if (ret < 0)
+		return EXIT_RUNTIME;
+	fprintf(stderr, "tdtop: recorded %ld intervals, %zu task rows to %s\n", done, rows,
+		o->record_path);
+	return EXIT_OK;
+}
+
 /* A sort key may name an event by an alias (cs for context-switches). */
 static int parse_sort(const char *sysfs, const char *key, const struct pipeline *p,
 		      struct sort_key *out)
@@ -264,6 +345,11 @@ int main(int argc, char **argv)
 		ret = list_topdown(sysfs, &o, err, sizeof(err));
 		goto out;
 	}
+	if (o.cmd == CMD_REPORT) {
+		signal(SIGPIPE, SIG_IGN);
+		ret = report_run(&o, interactive(&o), err, sizeof(err));
+		goto out;
+	}
 	if (check_events(sysfs, &o, err, sizeof(err)) || check_pids(&o, err, sizeof(err)))
 		goto out;
 	ret = cgroups_open(&r.cg, &o, err, sizeof(err));
@@ -298,6 +384,12 @@ int main(int argc, char **argv)
 			 "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
 			 o.sort);
 		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (o.cmd == CMD_RECORD) {
+		if (r.st.notice[0])
+			fprintf(stderr, "tdtop: %s\n", r.st.notice);
+		ret = run_record(&r, &o, err, sizeof(err));
 		goto out;
 	}
 	if (interactive(&o)) {

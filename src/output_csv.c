@@ -10,44 +10,6 @@
 #include "metrics.h"
 #include "output.h"
 
-/*
- * A field's bytes that a line-oriented reader must not see raw: control
- * bytes and 0x7f become \xNN, and so do bytes that are not well-formed
- * UTF-8 (the file stays valid UTF-8). '\\' is doubled so every escape
- * reads back unambiguously. Well-formed UTF-8 is copied. The escapes hold
- * no comma, quote or space, so the quoting decision can be made on the
- * raw bytes (RFC 4180: quote a field holding a comma, a quote or edge
- * spaces, double the quotes inside; CR and LF never reach the file raw).
- */
-static void put_field(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	bool quote;
-	size_t i = 0;
-
-	if (!len)
-		return;
-	quote = memchr(s, ',', len) || memchr(s, '"', len) || s[0] == ' ' || s[len - 1] == ' ';
-	if (quote)
-		fputc('"', f);
-	while (i < len) {
-		int n = utf8_seq_len(p + i, len - i);
-
-		if (p[i] == '\\' || p[i] == '"') {
-			fputc(p[i], f);
-			fputc(p[i], f);
-			i++;
-		} else if (n < 0 || p[i] < 0x20 || p[i] == 0x7f) {
-			fprintf(f, "\\x%02x", p[i]);
-			i++;
-		} else {
-			fwrite(p + i, 1, (size_t)n, f);
-			i += (size_t)n;
-		}
-	}
-	if (quote)
-		fputc('"', f);
-}
 
 /* TopDown columns: level 1, level 2 when shown, slots and IPC. */
 static bool td_column(const struct interval *iv, int i)
@@ -67,7 +29,7 @@ static void put_header(FILE *f, const struct interval *iv)
 		const char *name = iv_event_name(iv, i, buf, sizeof(buf));
 
 		fputc(',', f);
-		put_field(f, name, strlen(name));
+		fmt_csv_field(f, name, strlen(name));
 	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
@@ -85,9 +47,9 @@ static void put_cgroup(FILE *f, const struct row *r)
 
 	cgroup_name_recognise(path, &l);
 	fputc(',', f);
-	put_field(f, path, strlen(path));
+	fmt_csv_field(f, path, strlen(path));
 	fprintf(f, ",%llu,%s,%s,", (unsigned long long)r->cgroup_id, l.container, l.pod_uid);
-	put_field(f, l.unit, strlen(l.unit));
+	fmt_csv_field(f, l.unit, strlen(l.unit));
 }
 
 static void put_double(FILE *f, double v)
@@ -129,7 +91,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, con
 		fprintf(f, "%d", r->tid);
 	fputc(',', f);
 	if (!cgroup)
-		put_field(f, r->comm, strnlen(r->comm, sizeof(r->comm)));
+		fmt_csv_field(f, r->comm, strnlen(r->comm, sizeof(r->comm)));
 	fmt_double(num, sizeof(num), iv_cpu_pct(iv, r->cpu_ns));
 	fprintf(f, ",%llu,%s,", (unsigned long long)r->cpu_ns, num);
 	if (!thread)

@@ -38,6 +38,9 @@
 #define REC_GROUP_LEN 16
 #define REC_PATH_LEN 256
 #define REC_MAX_CGROUP_DEPTH 1024
+/* Cgroup lines: distinct ids a recording may name, and a path's bytes. */
+#define REC_MAX_CGROUPS 65536
+#define REC_MAX_CGROUP_PATH 4096
 
 struct rec_event {
 	char name[REC_NAME_LEN];
@@ -53,10 +56,14 @@ struct rec_event {
 	char role[REC_ROLE_LEN];	/* TopDown role ("slots", ...), "" for none */
 };
 
-/* The issue width of one PMU's cores, where it is known. */
+/* A TopDown part: one core type's PMU, its method and its events. */
 struct rec_pmu {
 	char name[REC_NAME_LEN];
-	unsigned int slot_width;	/* 1..REC_MAX_SLOT_WIDTH */
+	char method[REC_METHOD_LEN];	/* td_method_name() */
+	int ev_lo;			/* its events: [ev_lo, ev_hi) */
+	int ev_hi;
+	unsigned int slot_width;	/* 0..REC_MAX_SLOT_WIDTH; 0: not used by the method */
+	bool arm_n2_erratum;
 };
 
 /*
@@ -72,7 +79,7 @@ struct rec_header {
 	char topdown_method[REC_METHOD_LEN];	/* td_method_name(), may be "none" */
 	int nr_events;			/* 0..MAX_EVENTS */
 	struct rec_event events[MAX_EVENTS];
-	int nr_pmus;
+	int nr_pmus;			/* 0 when TopDown was not measured */
 	struct rec_pmu pmus[REC_MAX_PMUS];
 	/* the command line options that shaped the recording */
 	double delay_s;			/* finite, >= 0 */
@@ -120,6 +127,30 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
  */
 int recorder__write(struct recorder *r, const struct sample *s, char *err, size_t errlen);
 
+/*
+ * Name cgroup *id* (non-zero) by *path*, relative to the cgroup root
+ * ("/system.slice/nginx.service", "/" for the root): a "cgroup" line, which
+ * the next interval is the first to use. Known ids are remembered: the same
+ * path again writes nothing, a new path is written and replaces the old
+ * one. A path that is not "/" plus names (no empty, "." or ".." name),
+ * longer than REC_MAX_CGROUP_PATH bytes, or an id beyond REC_MAX_CGROUPS
+ * distinct ones is refused with nothing written, and the recorder goes on.
+ */
+int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char *err,
+			   size_t errlen);
+
+struct cgroup_tree;
+
+/*
+ * recorder__write_cgroup() for the cgroup of every task in *s* and each of
+ * its ancestors, with their paths from *t* (those without a path are
+ * skipped); call it before recorder__write(s) so that replay has names
+ * and the hierarchy. A refused cgroup does not stop the others: -1 with
+ * the first message, and the recorder goes on unless a write failed.
+ */
+int recorder__write_cgroups(struct recorder *r, const struct sample *s,
+			    const struct cgroup_tree *t, char *err, size_t errlen);
+
 /* Flush, close and free; accepts NULL. */
 int recorder__close(struct recorder *r, char *err, size_t errlen);
 
@@ -145,6 +176,23 @@ struct rec_reader *rec_reader__open_mem(const void *data, size_t len, struct rec
  * ignored". After an error or the end, every call returns the same again.
  */
 int rec_reader__next(struct rec_reader *r, struct sample *s, char *msg, size_t msglen);
+
+/*
+ * The cgroups named so far: every "cgroup" line up to the interval
+ * rec_reader__next() returned last (the lines come before the intervals
+ * that use them). NULL, 0 or -1 for what was not named. Pointers stay
+ * valid until the next rec_reader__next() or rec_reader__close().
+ */
+const char *rec_reader__cgroup_path(const struct rec_reader *r, __u64 id);
+/* The id most recently named *path*; 0 for none. */
+__u64 rec_reader__cgroup_id(const struct rec_reader *r, const char *path);
+/*
+ * *t* answers from the table above, for the aggregation: the ancestors of
+ * a cgroup are the named cgroups whose paths are its path's prefixes
+ * ("/a/b" has "/a", then "/"), nearest first; a prefix nobody was named
+ * by is skipped. *r* must outlive *t*'s use.
+ */
+void rec_reader__cgroup_tree(struct rec_reader *r, struct cgroup_tree *t);
 
 /* Accepts NULL. */
 void rec_reader__close(struct rec_reader *r);

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include "record.h"
 #include "record_codec.h"
+#include "topdown.h"
 
 #ifndef TDTOP_VERSION
 #define TDTOP_VERSION "unknown"
@@ -117,6 +118,28 @@ static int check_event(const struct rec_ctx *c, const struct rec_header *h, int 
 	return 0;
 }
 
+/* A TopDown part: a real method and its events among the header's. */
+static int check_part(const struct rec_ctx *c, const struct rec_header *h,
+		      const struct rec_pmu *p)
+{
+	enum td_method m;
+
+	if (check_str(c, "name", p->name, sizeof(p->name), true) ||
+	    check_str(c, "method", p->method, sizeof(p->method), true))
+		return -1;
+	if (td_method_from_name(p->method, &m) || m == TD_METHOD_NONE)
+		return rec_field_err(c, "method", "must be a TopDown method name, not \"none\"");
+	if (p->ev_lo < 0 || p->ev_lo > h->nr_events)
+		return rec_field_err(c, "ev_lo", "must be an integer in 0..%d", h->nr_events);
+	if (p->ev_hi < p->ev_lo || p->ev_hi > h->nr_events)
+		return rec_field_err(c, "ev_hi", "must be an integer in %d..%d", p->ev_lo,
+				     h->nr_events);
+	if (p->slot_width > REC_MAX_SLOT_WIDTH)
+		return rec_field_err(c, "slot_width", "must be an integer in 0..%d",
+				     REC_MAX_SLOT_WIDTH);
+	return 0;
+}
+
 static int check_header(const struct rec_header *h, unsigned long line, char *err,
 			size_t errlen)
 {
@@ -144,11 +167,8 @@ static int check_header(const struct rec_header *h, unsigned long line, char *er
 	c.prefix = prefix;
 	for (int i = 0; i < h->nr_pmus; i++) {
 		snprintf(prefix, sizeof(prefix), "pmus[%d].", i);
-		if (check_str(&c, "name", h->pmus[i].name, sizeof(h->pmus[i].name), true))
+		if (check_part(&c, h, &h->pmus[i]))
 			return -1;
-		if (h->pmus[i].slot_width < 1 || h->pmus[i].slot_width > REC_MAX_SLOT_WIDTH)
-			return rec_field_err(&c, "slot_width", "must be an integer in 1..%d",
-					     REC_MAX_SLOT_WIDTH);
 	}
 	c.prefix = "options.";
 	if (!isfinite(h->delay_s) || h->delay_s < 0)
@@ -208,7 +228,11 @@ static json_t *pmu_json(const struct rec_pmu *p)
 	if (!o)
 		return NULL;
 	if (json_object_set_new(o, "name", rec_json_str(p->name)) ||
-	    json_object_set_new(o, "slot_width", json_integer(p->slot_width))) {
+	    json_object_set_new(o, "method", rec_json_str(p->method)) ||
+	    json_object_set_new(o, "ev_lo", json_integer(p->ev_lo)) ||
+	    json_object_set_new(o, "ev_hi", json_integer(p->ev_hi)) ||
+	    json_object_set_new(o, "slot_width", json_integer(p->slot_width)) ||
+	    json_object_set_new(o, "arm_n2_erratum", json_boolean(p->arm_n2_erratum))) {
 		json_decref(o);
 		return NULL;
 	}
@@ -326,11 +350,28 @@ static int parse_events(struct rec_ctx *c, const json_t *j, struct rec_header *h
 	return 0;
 }
 
+/* The ranges against the events are check_header()'s. */
+static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_pmu *p)
+{
+	__u64 lo, hi, v;
+
+	if (rec_get_str(c, o, "name", p->name, sizeof(p->name)) ||
+	    rec_get_str(c, o, "method", p->method, sizeof(p->method)) ||
+	    rec_get_range(c, o, "ev_lo", 0, MAX_EVENTS, &lo) ||
+	    rec_get_range(c, o, "ev_hi", 0, MAX_EVENTS, &hi) ||
+	    rec_get_range(c, o, "slot_width", 0, REC_MAX_SLOT_WIDTH, &v) ||
+	    rec_get_bool(c, o, "arm_n2_erratum", &p->arm_n2_erratum))
+		return -1;
+	p->ev_lo = (int)lo;
+	p->ev_hi = (int)hi;
+	p->slot_width = (unsigned int)v;
+	return 0;
+}
+
 static int parse_pmus(struct rec_ctx *c, const json_t *j, struct rec_header *h)
 {
 	const json_t *arr;
 	char prefix[32];
-	__u64 v;
 
 	if (rec_get_array(c, j, "pmus", REC_MAX_PMUS, &arr))
 		return -1;
@@ -344,10 +385,8 @@ static int parse_pmus(struct rec_ctx *c, const json_t *j, struct rec_header *h)
 			return rec_field_err(c, prefix, "must be an object");
 		strcat(prefix, ".");
 		c->prefix = prefix;
-		if (rec_get_str(c, o, "name", h->pmus[i].name, sizeof(h->pmus[i].name)) ||
-		    rec_get_range(c, o, "slot_width", 1, REC_MAX_SLOT_WIDTH, &v))
+		if (parse_part(c, o, &h->pmus[i]))
 			return -1;
-		h->pmus[i].slot_width = (unsigned int)v;
 	}
 	c->prefix = "";
 	return 0;
