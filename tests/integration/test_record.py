@@ -1,0 +1,262 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""tdtop record / report: a live recording replays to the numbers live mode
+shows and the workload's own accounting; a killed recorder leaves a
+readable file; bad files fail cleanly; crafted recordings of every TopDown
+method replay to hand-computed fractions (the end-to-end test of the
+TopDown path on machines without a PMU)."""
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from tdtest import (TDTOP, Tdtop, Workload, assert_close, parse_json_lines, group_intervals,
+                    require_root, rows_of, sum_rows)
+
+MS = 1000000
+
+
+def report_raw(*args, timeout=30):
+    r = subprocess.run([TDTOP, "report", *args], capture_output=True, timeout=timeout)
+    return r.returncode, r.stdout, r.stderr.decode()
+
+
+def report(*args, timeout=30):
+    rc, out, err = report_raw(*args, timeout=timeout)
+    return rc, out.decode("utf-8", "replace"), err
+
+
+def report_intervals(path, *args):
+    rc, out, err = report_raw("-o", "json", *args, path)
+    assert rc == 0, f"report failed ({rc}): {err}"
+    return group_intervals(parse_json_lines(out.splitlines(keepends=True)))
+
+
+def test_recording_replays_like_live_and_ground_truth():
+    require_root()
+    with tempfile.TemporaryDirectory() as d, Workload("burn", 400, "faults", 5000,
+                                                      cpus="0") as wl:
+        path = os.path.join(d, "run.jsonl.gz")
+        wl.ready()
+        rec = subprocess.Popen([TDTOP, "record", "-o", path, "-e", "cpu-clock,page-faults",
+                                "-d", "0.3"], stderr=subprocess.PIPE)
+        with Tdtop("-e", "cpu-clock,page-faults", "-d", "0.3") as live:
+            live.wait_intervals(1)
+            wl.go()
+            wl.done()
+            wl.finish()
+            live.wait_exited(wl.pid)
+            time.sleep(0.4)
+            rec.send_signal(signal.SIGINT)
+            assert rec.wait(10) == 0, rec.stderr.read()
+            assert live.stop() == 0
+            live_ivs = live.intervals()
+        assert b"recorded" in rec.stderr.read()
+        rep_ivs = report_intervals(path)
+        for name, ivs in (("report", rep_ivs), ("live", live_ivs)):
+            rows = rows_of(ivs, wl.pid)
+            assert rows, f"{name}: no rows for the workload"
+            assert_close(f"{name} cpu_ns vs the workload", sum_rows(rows), wl.delta("cpu_ns"),
+                         slack=5 * MS)
+            assert_close(f"{name} page-faults vs rusage", sum_rows(rows, "page-faults"),
+                         wl.delta("self", "minflt") + wl.delta("self", "majflt"), slack=40)
+            assert any(r.get("exited") for r in rows), f"{name}: exit not reported"
+        # the same intervals seen twice agree: the two instances overlap in time
+        assert_close("report vs live cpu_ns", sum_rows(rows_of(rep_ivs, wl.pid)),
+                     sum_rows(rows_of(live_ivs, wl.pid)), slack=5 * MS)
+        # conservation holds in the replay exactly as live
+        for iv, rows in report_intervals(path, "--by", "thread"):
+            assert sum(r["counts"]["cpu-clock"] for r in rows) + iv["idle"]["cpu-clock"] + \
+                iv["lost"]["cpu-clock"] == iv["totals"]["cpu-clock"]
+        # other views of the same file
+        rc, out, err = report("-o", "csv", "--top", "3", "-s", "page-faults", path)
+        assert rc == 0 and out.startswith("ts,type,pid"), err
+
+
+def test_killed_recorder_leaves_a_readable_file():
+    require_root()
+    with tempfile.TemporaryDirectory() as d:
+        for name in ("plain.jsonl", "zipped.jsonl.gz"):
+            path = os.path.join(d, name)
+            rec = subprocess.Popen([TDTOP, "record", "-o", path, "-e", "cpu-clock",
+                                    "-d", "0.1"], stderr=subprocess.DEVNULL)
+            time.sleep(1.2)
+            rec.kill()
+            rec.wait(10)
+            ivs = report_intervals(path)
+            assert len(ivs) >= 3, f"{name}: only {len(ivs)} intervals after 1.2 s"
+
+
+def test_bad_recordings_fail_cleanly():
+    with tempfile.TemporaryDirectory() as d:
+        cases = {
+            "empty": b"",
+            "garbage": bytes(range(256)) * 40,
+            "nul": b"\0" * 100,
+            "future": b'{"type":"header","format":"tdtop-recording","version":99}\n',
+            "notjson": b"hello\nworld\n",
+        }
+        for name, data in cases.items():
+            path = os.path.join(d, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            rc, out, err = report(path)
+            assert rc == 1, f"{name}: rc {rc}"
+            assert err.count("\n") == 1 and err.startswith("tdtop: "), f"{name}: {err!r}"
+        rc, _, err = report(os.path.join(d, "missing"))
+        assert rc == 1 and "missing" in err, err
+        rc, _, err = report()
+        assert rc == 2, err
+        rc, _, err = report("--diff", os.path.join(d, "empty"))
+        assert rc == 2 and "two" in err, err
+
+
+# ---- crafted TopDown recordings ------------------------------------------------------------
+
+def header(events, parts, method):
+    """events: [(name, role, scale)], parts: [(pmu, method, lo, hi, width, n2)]."""
+    return {
+        "type": "header", "format": "tdtop-recording", "version": 1, "tdtop_version": "0.1.0",
+        "kernel_release": "6.1.0", "cpu_model": "crafted", "ncpus": 1,
+        "topdown_method": method,
+        "events": [{"name": n, "pmu": "cpu", "type": 4, "config": i + 1, "config1": 0,
+                    "config2": 0, "scale": sc, "unit": "", "leader": 0, "pinned": i == 0,
+                    "role": role} for i, (n, role, sc) in enumerate(events)],
+        "pmus": [{"name": p, "method": m, "ev_lo": lo, "ev_hi": hi, "slot_width": w,
+                  "arm_n2_erratum": n2} for p, m, lo, hi, w, n2 in parts],
+        "options": {"delay_s": 1.0, "group_by": "process", "cgroup": "", "cgroup_depth": 0,
+                    "max_tasks": 1024, "pids": []},
+    }
+
+
+def recording(path, hdr, tasks):
+    """tasks: [(pid, comm, [counts per event])]; one interval, no idle."""
+    n = len(hdr["events"])
+    zero = {"cpu_ns": 0, "ev": [[0, 0, 0]] * n}
+    total = [sum(t[2][i] for t in tasks) for i in range(n)]
+    lines = [hdr, {"type": "interval", "seq": 1, "ts": 1700000000.0, "interval_s": 1.0,
+                   "ncpus": 1, "switches": 10, "dropped": 0, "read_errors": 0,
+                   "tasks": len(tasks), "idle": zero, "lost": zero,
+                   "total": {"cpu_ns": 10 ** 9, "ev": [[c, 10 ** 9, 10 ** 9] for c in total]}}]
+    for pid, comm, counts in tasks:
+        lines.append({"type": "task", "tid": pid, "pid": pid, "start_ns": pid,
+                      "leader_start_ns": pid, "cgroup_id": 0, "comm": comm, "pcomm": comm,
+                      "exited": False, "cpu_ns": 10 ** 9 // len(tasks),
+                      "ev": [[c, 10 ** 9, 10 ** 9] for c in counts]})
+    lines.append({"type": "end", "seq": 1, "tasks": len(tasks)})
+    with open(path, "w") as f:
+        for line in lines:
+            f.write(json.dumps(line) + "\n")
+
+
+def check(path, expected, level=1):
+    ivs = report_intervals(path, "--level", str(level))
+    assert len(ivs) == 1
+    iv, rows = ivs[0]
+    by = {r["comm"]: r for r in rows}
+    for comm, want in expected.items():
+        td = by[comm]["topdown"]
+        for key, val in want.items():
+            if val is None:
+                assert td[key] is None, (comm, key, td)
+            else:
+                assert td[key] is not None and abs(td[key] - val) < 1e-9, (comm, key, td[key], val)
+    return iv
+
+
+def test_crafted_perf_metrics_level1_and_level2():
+    ev = [("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
+          ("topdown-bad-spec", "bad-spec", 1), ("topdown-fe-bound", "fe-bound", 1),
+          ("topdown-be-bound", "be-bound", 1), ("topdown-heavy-ops", "heavy-ops", 1),
+          ("topdown-br-mispredict", "br-mispredict", 1), ("topdown-fetch-lat", "fetch-lat", 1),
+          ("topdown-mem-bound", "mem-bound", 1)]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "spr.jsonl")
+        recording(path, header(ev, [("cpu", "perf_metrics", 0, 9, 0, False)], "perf_metrics"), [
+            # metric sum 1000 (not slots): fractions are count / 1000
+            (10, "alu", [1020, 700, 50, 150, 100, 100, 30, 120, 60]),
+            (11, "chase", [5000, 500, 250, 250, 4000, 0, 100, 100, 3500]),
+            (12, "idle-ish", [500, 100, 100, 100, 200, 0, 0, 0, 0]),  # < 1000 slots
+        ])
+        check(path, {
+            "alu": {"retiring": 0.7, "bad_speculation": 0.05, "frontend_bound": 0.15,
+                    "backend_bound": 0.1},
+            "chase": {"retiring": 0.1, "bad_speculation": 0.05, "frontend_bound": 0.05,
+                      "backend_bound": 0.8},
+            "idle-ish": {"retiring": None, "backend_bound": None},
+        })
+        iv = check(path, {
+            "alu": {"heavy_operations": 0.1, "light_operations": 0.6,
+                    "branch_mispredicts": 0.03, "machine_clears": 0.02,
+                    "fetch_latency": 0.12, "fetch_bandwidth": 0.03,
+                    "memory_bound": 0.06, "core_bound": 0.04},
+            "chase": {"memory_bound": 0.7, "core_bound": 0.1},
+        }, level=2)
+        assert iv["method"] == "perf_metrics" and iv["level"] == 2
+
+
+def test_crafted_intel_generic_with_scale():
+    ev = [("topdown-total-slots", "total-slots", 4), ("topdown-slots-issued", "slots-issued", 1),
+          ("topdown-slots-retired", "slots-retired", 1),
+          ("topdown-fetch-bubbles", "fetch-bubbles", 1),
+          ("topdown-recovery-bubbles", "recovery-bubbles", 4)]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "skl.jsonl")
+        # 1000 cycles * 4 = 4000 slots; retired 2000 -> 0.5; fetch 400 -> 0.1;
+        # bad spec = (2400 - 2000 + 4 * 50) / 4000 = 0.15; backend the rest 0.25
+        recording(path, header(ev, [("cpu", "intel_generic", 0, 5, 0, False)],
+                               "intel_generic"),
+                  [(20, "skl", [1000, 2400, 2000, 400, 50])])
+        check(path, {"skl": {"retiring": 0.5, "frontend_bound": 0.1, "bad_speculation": 0.15,
+                             "backend_bound": 0.25}})
+
+
+def test_crafted_hybrid_merges_by_slots():
+    ev = [("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
+          ("topdown-bad-spec", "bad-spec", 1), ("topdown-fe-bound", "fe-bound", 1),
+          ("topdown-be-bound", "be-bound", 1),
+          ("cpu_atom/topdown-retiring/", "retiring", 1), ("cpu_atom/topdown-fe-bound/", "fe-bound", 1),
+          ("cpu_atom/topdown-be-bound/", "be-bound", 1), ("cpu_atom/cycles/", "cycles", 1)]
+    parts = [("cpu_core", "perf_metrics", 0, 5, 0, False), ("cpu_atom", "intel_atom", 5, 9, 5, False)]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "adl.jsonl")
+        # P-core: 6000 slots, retiring 0.5, bad 0.1, fe 0.2, be 0.2 (sum of metrics 6000)
+        # E-core: 5 * 400 = 2000 slots, retiring 1000 -> 0.5, fe 200 -> 0.1, be 600 -> 0.3,
+        #         bad spec the rest 0.1.  Merged by slots (6000 + 2000):
+        #         retiring 0.5, bad 0.1, fe (1200 + 200) / 8000 = 0.175, be (1200 + 600) / 8000
+        recording(path, header(ev, parts, "perf_metrics+intel_atom"),
+                  [(30, "both", [6000, 3000, 600, 1200, 1200, 1000, 200, 600, 400])])
+        check(path, {"both": {"retiring": 0.5, "bad_speculation": 0.1,
+                              "frontend_bound": 0.175, "backend_bound": 0.225}})
+
+
+def test_crafted_amd_zen4():
+    ev = [("ls_not_halted_cyc", "cycles", 1), ("de_src_op_disp.all", "dispatched", 1),
+          ("ex_ret_ops", "retired-ops", 1), ("no_ops_from_frontend", "no-ops-frontend", 1),
+          ("backend_stalls", "backend-stalls", 1), ("smt_contention", "smt-contention", 1)]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "zen4.jsonl")
+        # 6 * 1000 = 6000 slots: retiring 3000 -> 0.5, bad spec (3600 - 3000) -> 0.1,
+        # frontend 1200 -> 0.2, backend 900 -> 0.15, smt 300 -> 0.05
+        recording(path, header(ev, [("cpu", "amd_zen", 0, 6, 6, False)], "amd_zen"),
+                  [(40, "zen", [1000, 3600, 3000, 1200, 900, 300])])
+        check(path, {"zen": {"retiring": 0.5, "bad_speculation": 0.1, "frontend_bound": 0.2,
+                             "backend_bound": 0.15}})
+        rc, out, err = report("-o", "json", path)
+        assert '"smt_contention":0.05' in out.replace(" ", ""), out
+
+
+def test_crafted_arm_neoverse():
+    ev = [("cpu_cycles", "cycles", 1), ("op_retired", "op-retired", 1),
+          ("op_spec", "op-spec", 1), ("stall_slot", "stall-slot", 1),
+          ("stall_slot_frontend", "stall-slot-fe", 1),
+          ("stall_slot_backend", "stall-slot-be", 1)]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "n2.jsonl")
+        # 5 * 1000 slots; stall 2000 (fe 500, be 1500); op_retired / op_spec = 0.75
+        # frontend 0.1, backend 0.3, retiring 0.75 * 0.6 = 0.45, bad spec 0.25 * 0.6 = 0.15
+        recording(path, header(ev, [("armv8_pmuv3_0", "arm", 0, 6, 5, False)], "arm"),
+                  [(50, "arm", [1000, 3000, 4000, 2000, 500, 1500])])
+        check(path, {"arm": {"frontend_bound": 0.1, "backend_bound": 0.3, "retiring": 0.45,
+                             "bad_speculation": 0.15}})
