@@ -35,6 +35,11 @@ CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSI
 # libbpf needs libelf and zlib; zlib also compresses recordings
 LIB_LDLIBS := -ljansson -lncursesw -lz -lm
 LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
+# STATIC=1: one self-contained binary, e.g. for booting other kernels in qemu
+ifeq ($(STATIC),1)
+LDFLAGS += -static
+LDLIBS += -ltinfo
+endif
 
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(ARCH) \
 	-Ivmlinux/$(ARCH) -Isrc
@@ -89,7 +94,7 @@ $(OUT)/libtdtop.a: $(LIB_OBJS)
 
 $(BIN): $(KERNEL_OBJS) $(OUT)/libtdtop.a
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(OUT)/unit/%.o: tests/unit/%.c | $(OUT)/unit
 	$(call msg,CC,$@)

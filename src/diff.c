@@ -185,8 +185,6 @@ static void print_pp(FILE *f, double before, double after)
 
 static void print_text(const struct diff_table *t, int level, bool csv, FILE *f)
 {
-	char a[FMT_COMPACT_LEN], b[FMT_COMPACT_LEN];
-
 	if (csv) {
 		fputs("key,cpu_ns_before,cpu_ns_after,slots_before,slots_after", f);
 		for (int k = 0; k < nr_td_fields && t->topdown; k++)

@@ -37,7 +37,7 @@ struct startup {
 	int level;			/* TopDown level actually shown */
 	char method[64];		/* "perf_metrics", "perf_metrics+intel_atom", "none" */
 	char notice[TD_REASON_LEN + 128]; /* fallback or caveat, "" when none */
-	char title[192];		/* CPU model and method, for headers */
+	char title[256];		/* CPU model and method, for headers */
 	bool by_cgroup;			/* tasks are charged per cgroup */
 };
 
