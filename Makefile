@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 #   make            build ./tdtop
-#   make test       unit tests (no root) then integration tests (root, BPF)
+#   make test       every suite: unit, integration (root, BPF), sanitizer build,
+#                   fuzzing, tools, an older kernel under qemu (SUITES=... to pick)
 #   make test-unit  only the unit tests
 #   make SAN=1 ...  the same with AddressSanitizer + UBSan (./tdtop-san)
 #   ./make.sh TARGET  the same after installing missing Debian packages
@@ -116,9 +117,12 @@ test-unit: $(OUT)/unit/run
 test-integration: $(BIN) helpers
 	$(Q)TDTOP=$(CURDIR)/$(BIN) HELPERS=$(CURDIR)/$(OUT)/helpers tests/integration/run.py
 
-test: $(BIN) $(OUT)/unit/run helpers
-	$(Q)TDTOP=$(CURDIR)/$(BIN) HELPERS=$(CURDIR)/$(OUT)/helpers UNIT=$(CURDIR)/$(OUT)/unit/run \
-		tests/run
+# Everything, the sanitizer build included: what CI runs.
+test: all helpers $(OUT)/unit/run
+	$(Q)$(MAKE) --no-print-directory SAN=1 all .output/san/unit/run
+	$(Q)TDTOP=$(CURDIR)/tdtop TDTOP_SAN=$(CURDIR)/tdtop-san \
+		HELPERS=$(CURDIR)/$(OUT)/helpers UNIT=$(CURDIR)/$(OUT)/unit/run \
+		UNIT_SAN=$(CURDIR)/.output/san/unit/run tests/run $(SUITES)
 
 run: $(BIN)
 	$(Q)./$(BIN) $(ARGS)

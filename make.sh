@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 
 BUILD_PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 	libjansson-dev libncurses-dev pkg-config"
-TEST_PKGS="python3 procps util-linux linux-perf"
+TEST_PKGS="python3 procps util-linux linux-perf tmux libclang-rt-14-dev valgrind \
+	qemu-system-x86 busybox-static cpio"
 
 missing() {
 	for p in "$@"; do
