@@ -14,6 +14,10 @@
 /* Set by the loader before load. */
 const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
 const volatile bool by_cgroup = false;	/* key tasks by cgroup too */
+/* Events the kernel never multiplexes (software ones): their enabled and
+ * running times are the slice itself, so the cheaper read without them
+ * serves. Bit i for event i. */
+const volatile __u32 always_on = 0;
 
 /* Which half of every accumulator to charge; flipped by the loader. */
 __u32 epoch;
@@ -96,6 +100,28 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
 	return bpf_map_lookup_elem(&tasks, &key);
 }
 
+/*
+ * One counter with its enabled/running times. An event that is always on
+ * the PMU takes the old helper, without the clock reads for the times:
+ * both are the clock, which the caller read already.
+ */
+static __always_inline int read_counter(__u32 key, bool always, __u64 t,
+					struct bpf_perf_event_value *v)
+{
+	__s64 c;
+
+	if (!always)
+		return bpf_perf_event_read_value(&counters, key, v, sizeof(*v));
+	c = bpf_perf_event_read(&counters, key);
+	/* errors come back as a negative errno in the count */
+	if (c < 0 && c >= -4095)
+		return (int)c;
+	v->counter = c;
+	v->enabled = t;
+	v->running = t;
+	return 0;
+}
+
 static __always_inline void add(struct counter *c, __u64 dc, __u64 de, __u64 dr)
 {
 	c->count += dc;
@@ -156,7 +182,7 @@ static __always_inline void charge(struct task_struct *p)
 		if (i < cs->ev_lo || i >= cs->ev_hi)
 			continue;
 		key = i * nr_cpus + cpu;
-		if (bpf_perf_event_read_value(&counters, key, &now, sizeof(now))) {
+		if (read_counter(key, always_on & (1u << i), t, &now)) {
 			/* Forget the reading so the next one only re-primes
 			 * instead of charging two slices to one task. */
 			cs->primed &= ~(1u << i);

@@ -197,6 +197,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	c->skel->rodata->nr_cpus = c->ncpus;
 	c->skel->rodata->by_cgroup = opts->by_cgroup;
+	for (int i = 0; i < c->nr_events; i++)
+		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
+			c->skel->rodata->always_on |= 1u << i;
 	bpf_map__set_max_entries(c->skel->maps.counters,
 				 (c->nr_events ? c->nr_events : 1) * c->ncpus);
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
@@ -218,8 +221,6 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
 		goto fail;
 	}
-	/* optional: only the self-cost display depends on it */
-	c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	ret = tdtop_bpf__attach(c->skel);
 	if (ret) {
 		snprintf(err, errlen, "failed to attach to sched_switch: %s", strerror(-ret));
@@ -355,13 +356,24 @@ int collector__ncpus(const struct collector *c)
 	return c->ncpus;
 }
 
+int collector__bpf_stats(struct collector *c, bool on)
+{
+	if (on && c->stats_fd < 0) {
+		c->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		return c->stats_fd < 0 ? -errno : 0;
+	}
+	if (!on && c->stats_fd >= 0) {
+		close(c->stats_fd);
+		c->stats_fd = -1;
+	}
+	return 0;
+}
+
 int collector__bpf_cost(const struct collector *c, __u64 *run_ns, __u64 *runs)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (c->stats_fd < 0)
-		return -EOPNOTSUPP;
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(c->skel->progs.on_switch), &info, &len))
 		return -errno;
 	*run_ns = info.run_time_ns;

@@ -41,10 +41,14 @@ void collector__forget(struct collector *c, const struct task_key *keys, size_t 
 int collector__ncpus(const struct collector *c);
 
 /*
- * Cumulative run time and run count of the sched_switch program, from the
- * kernel's BPF statistics (enabled while tdtop runs). -errno when the
- * kernel keeps none.
+ * Switch the kernel's BPF run-time statistics on or off. While on, every
+ * BPF program on the machine pays two clock reads per run, so tdtop only
+ * samples them. -errno when the kernel refuses (needs CAP_SYS_ADMIN).
  */
+int collector__bpf_stats(struct collector *c, bool on);
+
+/* Cumulative run time and run count of the sched_switch program, counted
+ * while the statistics were on. */
 int collector__bpf_cost(const struct collector *c, __u64 *run_ns, __u64 *runs);
 
 void collector__free(struct collector *c);

@@ -13,7 +13,10 @@ static double clock_s(clockid_t clk)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* tdtop's own cost over the interval: kernel side per switch, and its CPU use. */
+/* The BPF cost is sampled one interval in this many. */
+#define STATS_EVERY 10
+
+/* tdtop's own cost: kernel side per switch (sampled), and its CPU use. */
 static void measure_self(struct live *l)
 {
 	double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID), now = clock_s(CLOCK_MONOTONIC);
@@ -24,13 +27,16 @@ static void measure_self(struct live *l)
 				  : NAN;
 	l->self_cpu_s = cpu;
 	l->mono_s = now;
-	l->bpf_ns_per_switch = NAN;
-	if (collector__bpf_cost(l->col, &ns, &runs))
-		return;
-	if (runs > l->bpf_runs)
-		l->bpf_ns_per_switch = (double)(ns - l->bpf_ns) / (double)(runs - l->bpf_runs);
-	l->bpf_ns = ns;
-	l->bpf_runs = runs;
+	if (l->sampling) {
+		if (!collector__bpf_cost(l->col, &ns, &runs) && runs > l->bpf_runs)
+			l->bpf_ns_per_switch =
+				(double)(ns - l->bpf_ns) / (double)(runs - l->bpf_runs);
+		collector__bpf_stats(l->col, false);
+		l->sampling = false;
+	} else if (l->intervals++ % STATS_EVERY == 0 && !collector__bpf_stats(l->col, true) &&
+		   !collector__bpf_cost(l->col, &l->bpf_ns, &l->bpf_runs)) {
+		l->sampling = true;
+	}
 }
 
 int live__open(struct live *l, const struct collector_opts *o, char *err, size_t errlen)

@@ -16,9 +16,11 @@ struct live {
 	struct collector *col;
 	struct tracker tracker;
 	struct snapshot snap;
-	__u64 bpf_ns, bpf_runs;	/* at the previous call */
+	__u64 bpf_ns, bpf_runs;	/* when the statistics were switched on */
+	bool sampling;		/* the statistics are on for this interval */
+	unsigned long intervals;
 	double self_cpu_s, mono_s;
-	double bpf_ns_per_switch; /* over the last interval; NAN unknown */
+	double bpf_ns_per_switch; /* last sampled interval; NAN unknown */
 	double self_cpu_pct;
 };
 
