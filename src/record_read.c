@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Reading recordings back into struct sample. Everything is checked, so a
- * damaged or hostile file yields a "line N: ..." error, never a sample
- * that the aggregation would trip over; an interval cut short at the end
- * of the file (a killed recorder) is dropped with a warning.
+ * Reading recordings back into struct sample, and the cgroup lines into a
+ * table of paths. Everything is checked, so a damaged or hostile file
+ * yields a "line N: ..." error, never a sample that the aggregation would
+ * trip over; an interval cut short at the end of the file (a killed
+ * recorder) is dropped with a warning.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "aggregate.h"
 #include "record.h"
+#include "record_cgroup.h"
 #include "record_codec.h"
 #include "record_src.h"
 
@@ -21,6 +24,7 @@ enum line_type {
 	LINE_INTERVAL,
 	LINE_TASK,
 	LINE_END,
+	LINE_CGROUP,
 };
 
 static const char *const line_types[] = {
@@ -28,6 +32,7 @@ static const char *const line_types[] = {
 	[LINE_INTERVAL] = "interval",
 	[LINE_TASK] = "task",
 	[LINE_END] = "end",
+	[LINE_CGROUP] = "cgroup",
 };
 
 enum reader_state {
@@ -42,6 +47,7 @@ struct rec_reader {
 	__u64 seq;			/* of the last interval returned */
 	enum reader_state state;
 	char msg[MSG_LEN];		/* the end's warning or the error, repeated */
+	struct rec_cgroups cg;		/* named by the cgroup lines so far */
 };
 
 /* Text from the file shown in a message: short, printable. */
@@ -260,6 +266,34 @@ static int parse_task(struct rec_reader *r, const json_t *j, struct sample *s)
 	return 0;
 }
 
+/* A cgroup line into the table: it names an id or renames it. */
+static int parse_cgroup(struct rec_reader *r, const json_t *j)
+{
+	struct rec_ctx c = { rec_src__lineno(r->src), "", r->msg, sizeof(r->msg) };
+	char path[REC_MAX_CGROUP_PATH + 1];
+	size_t len;
+	__u64 id;
+	int ret;
+
+	if (rec_get_u64(&c, j, "id", &id))
+		return -1;
+	if (!id)
+		return rec_field_err(&c, "id", "must not be 0");
+	if (rec_get_str(&c, j, "path", path, sizeof(path)))
+		return -1;
+	len = strlen(path);
+	if (!rec_cgroup_path_ok(path, len))
+		return rec_field_err(&c, "path", "must be \"/\" and names without empty, \".\" "
+				     "or \"..\" ones");
+	ret = rec_cgroups__set(&r->cg, id, path, len);
+	if (ret == -ENOSPC)
+		return rec_errf(r->msg, sizeof(r->msg), "line %lu: more than %d cgroups", c.line,
+				REC_MAX_CGROUPS);
+	if (ret < 0)
+		return rec_errf(r->msg, sizeof(r->msg), "line %lu: out of memory", c.line);
+	return 0;
+}
+
 /* A line of the wrong type where *type* appeared. */
 static int misplaced(struct rec_reader *r, enum line_type type)
 {
@@ -272,6 +306,10 @@ static int misplaced(struct rec_reader *r, enum line_type type)
 		return rec_errf(r->msg, sizeof(r->msg),
 				"line %lu: interval %llu started before interval %llu ended", line,
 				(unsigned long long)r->seq + 2, (unsigned long long)r->seq + 1);
+	if (type == LINE_CGROUP)
+		return rec_errf(r->msg, sizeof(r->msg),
+				"line %lu: 'cgroup' line inside interval %llu", line,
+				(unsigned long long)r->seq + 1);
 	return rec_errf(r->msg, sizeof(r->msg), "line %lu: '%s' line outside an interval", line,
 			line_types[type]);
 }
@@ -319,11 +357,20 @@ static int read_interval(struct rec_reader *r, struct sample *s)
 	json_t *j;
 	int ret;
 
-	ret = next_line(r, &j, &type, &partial);
-	if (ret <= 0) {
-		if (!ret)
-			set_end(r, partial, false);
-		return ret;
+	/* the cgroups the interval is the first to use come before it */
+	for (;;) {
+		ret = next_line(r, &j, &type, &partial);
+		if (ret <= 0) {
+			if (!ret)
+				set_end(r, partial, false);
+			return ret;
+		}
+		if (type != LINE_CGROUP)
+			break;
+		ret = parse_cgroup(r, j);
+		json_decref(j);
+		if (ret)
+			return -1;
 	}
 	if (type != LINE_INTERVAL) {
 		json_decref(j);
@@ -391,10 +438,40 @@ int rec_reader__next(struct rec_reader *r, struct sample *s, char *msg, size_t m
 	return r->state == AT_END ? 0 : -1;
 }
 
+const char *rec_reader__cgroup_path(const struct rec_reader *r, __u64 id)
+{
+	return rec_cgroups__path(&r->cg, id);
+}
+
+__u64 rec_reader__cgroup_id(const struct rec_reader *r, const char *path)
+{
+	return rec_cgroups__id(&r->cg, path, strlen(path));
+}
+
+static int tree_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	const struct rec_reader *r = ctx;
+
+	return rec_cgroups__ancestors(&r->cg, id, out, max);
+}
+
+static const char *tree_path(void *ctx, __u64 id)
+{
+	return rec_reader__cgroup_path(ctx, id);
+}
+
+void rec_reader__cgroup_tree(struct rec_reader *r, struct cgroup_tree *t)
+{
+	t->ancestors = tree_ancestors;
+	t->path = tree_path;
+	t->ctx = r;
+}
+
 void rec_reader__close(struct rec_reader *r)
 {
 	if (!r)
 		return;
+	rec_cgroups__free(&r->cg);
 	rec_src__close(r->src);
 	free(r);
 }

@@ -3,7 +3,8 @@
  * Writing recordings. An interval is an "interval" line, one line per task
  * (so lines stay short however many tasks ran) and an "end" line; it is
  * flushed as a whole, so a killed recorder leaves at most one incomplete
- * interval, which readers drop.
+ * interval, which readers drop. Cgroup lines go out before the interval
+ * that first uses them, once per id and path.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "aggregate.h"
 #include "record.h"
+#include "record_cgroup.h"
 #include "record_codec.h"
 
 /* zlib's default of 8 KiB costs a write(2) per few tasks */
@@ -25,6 +28,7 @@ struct recorder {
 	bool failed;		/* a write failed: the file may end mid-interval */
 	char *line;
 	size_t cap;
+	struct rec_cgroups cg;	/* the paths written so far */
 };
 
 static int gz_err(gzFile gz, const char *what, char *err, size_t errlen)
@@ -255,6 +259,97 @@ fail:
 	return -1;
 }
 
+static json_t *cgroup_json(__u64 id, const char *path)
+{
+	json_t *o = json_object();
+
+	if (o && (json_object_set_new(o, "type", json_string("cgroup")) ||
+		  json_object_set_new(o, "id", rec_json_u64(id)) ||
+		  json_object_set_new(o, "path", rec_json_str(path)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char *err,
+			   size_t errlen)
+{
+	size_t len = strnlen(path, REC_MAX_CGROUP_PATH + 1);
+	const char *known;
+
+	if (r->failed)
+		return rec_errf(err, errlen, "failed to record cgroup: an earlier write failed");
+	if (!id)
+		return rec_errf(err, errlen, "failed to record cgroup: id 0");
+	if (len > REC_MAX_CGROUP_PATH)
+		return rec_errf(err, errlen,
+				"failed to record cgroup %llu: path longer than %d bytes",
+				(unsigned long long)id, REC_MAX_CGROUP_PATH);
+	if (!rec_cgroup_path_ok(path, len))
+		return rec_errf(err, errlen,
+				"failed to record cgroup %llu: path is not \"/\" and names without "
+				"empty, \".\" or \"..\" ones", (unsigned long long)id);
+	known = rec_cgroups__path(&r->cg, id);
+	if (known && !strcmp(known, path))
+		return 0;
+	if (!known && r->cg.nr >= REC_MAX_CGROUPS)
+		return rec_errf(err, errlen, "failed to record cgroup %llu: more than %d cgroups",
+				(unsigned long long)id, REC_MAX_CGROUPS);
+	if (put_new(r, cgroup_json(id, path), 1, err, errlen))
+		return -1;
+	/*
+	 * Remembered only once written. Should that fail for want of memory,
+	 * the next call writes the line again, which readers take as is.
+	 */
+	rec_cgroups__set(&r->cg, id, path, len);
+	return 0;
+}
+
+/* The cgroup *id* and its ancestors, the root first; 0, or -1 for a
+ * refusal (the first one's message in *err*) or a failed write. */
+static int write_lineage(struct recorder *r, const struct cgroup_tree *t, __u64 id,
+			 char *err, size_t errlen, bool *refused)
+{
+	__u64 ids[MAX_CGROUP_DEPTH + 1];
+	int n = t->ancestors(t->ctx, id, ids + 1, MAX_CGROUP_DEPTH);
+
+	ids[0] = id;
+	for (int i = n < 0 ? 0 : n; i >= 0; i--) {
+		const char *path = t->path(t->ctx, ids[i]);
+		char why[256];
+
+		if (!path || !ids[i] || !recorder__write_cgroup(r, ids[i], path, why, sizeof(why)))
+			continue;
+		/* the first refusal says why, unless a write failure follows */
+		if (!*refused || r->failed)
+			rec_errf(err, errlen, "%s", why);
+		*refused = true;
+		if (r->failed)
+			return -1;
+	}
+	return 0;
+}
+
+int recorder__write_cgroups(struct recorder *r, const struct sample *s,
+			    const struct cgroup_tree *t, char *err, size_t errlen)
+{
+	bool refused = false;
+	__u64 last = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		__u64 id = s->tasks[i].cgroup_id;
+
+		/* tasks of one cgroup tend to be neighbours: skip the lookups */
+		if (!id || id == last)
+			continue;
+		last = id;
+		if (write_lineage(r, t, id, err, errlen, &refused))
+			return -1;
+	}
+	return refused ? -1 : 0;
+}
+
 int recorder__close(struct recorder *r, char *err, size_t errlen)
 {
 	int ret = 0, zret;
@@ -265,6 +360,7 @@ int recorder__close(struct recorder *r, char *err, size_t errlen)
 	if (zret != Z_OK)
 		ret = rec_errf(err, errlen, "failed to close recording: %s",
 			       zret == Z_ERRNO ? strerror(errno) : zError(zret));
+	rec_cgroups__free(&r->cg);
 	free(r->line);
 	free(r);
 	return ret;

@@ -10,8 +10,8 @@ cd "$(dirname "$0")/../.."
 secs=${1:-20}
 clang=${CLANG:-clang}
 out=.output/fuzz
-srcs="src/record_codec.c src/record_header.c src/record_read.c src/record_src.c
-      src/record_write.c src/sample.c"
+srcs="src/record_cgroup.c src/record_codec.c src/record_header.c src/record_read.c
+      src/record_src.c src/record_write.c src/sample.c src/topdown.c"
 mkdir -p "$out"
 
 # shellcheck disable=SC2086

@@ -2,7 +2,9 @@
 /*
  * Recordings: exact round trips (extreme counters, every comm byte, 3000
  * tasks, plain and gzip), truncation at every byte, a recorder killed in
- * mid-write, and the reader's error for each kind of malformed input.
+ * mid-write, and the reader's error for each kind of malformed input;
+ * TopDown parts in the header; cgroup lines, their dedupe and bounds, and
+ * the cgroup tree a replay rebuilds from their paths.
  */
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "aggregate.h"
 #include "record.h"
 #include "test.h"
 
@@ -114,11 +117,21 @@ static void make_header(struct rec_header *h, int nr_events)
 		if (i < 3)
 			strcpy(e->role, roles[i]);
 	}
-	h->nr_pmus = 2;
+	/* TopDown parts splitting the events, the last one owning none */
+	h->nr_pmus = 3;
 	strcpy(h->pmus[0].name, "cpu_core");
-	h->pmus[0].slot_width = 8;
+	strcpy(h->pmus[0].method, "perf_metrics");
+	h->pmus[0].ev_hi = nr_events / 2;
 	strcpy(h->pmus[1].name, "cpu_atom");
+	strcpy(h->pmus[1].method, "intel_atom");
+	h->pmus[1].ev_lo = nr_events / 2;
+	h->pmus[1].ev_hi = nr_events;
 	h->pmus[1].slot_width = 6;
+	strcpy(h->pmus[2].name, "armv8_pmuv3_0");
+	strcpy(h->pmus[2].method, "arm");
+	h->pmus[2].ev_lo = h->pmus[2].ev_hi = nr_events;
+	h->pmus[2].slot_width = REC_MAX_SLOT_WIDTH;
+	h->pmus[2].arm_n2_erratum = true;
 	h->delay_s = 0.1;
 	strcpy(h->group_by, "cgroup");
 	strcpy(h->cgroup, "/system.slice/a%b\x01.service");
@@ -193,8 +206,14 @@ static void check_header_eq(const struct rec_header *a, const struct rec_header 
 	}
 	CHECK_INT(a->nr_pmus, b->nr_pmus);
 	for (int i = 0; i < REC_MAX_PMUS; i++) {
-		CHECK(!memcmp(a->pmus[i].name, b->pmus[i].name, sizeof(a->pmus[i].name)));
-		CHECK_INT(a->pmus[i].slot_width, b->pmus[i].slot_width);
+		const struct rec_pmu *x = &a->pmus[i], *y = &b->pmus[i];
+
+		CHECK(!memcmp(x->name, y->name, sizeof(x->name)));
+		CHECK(!memcmp(x->method, y->method, sizeof(x->method)));
+		CHECK_INT(x->ev_lo, y->ev_lo);
+		CHECK_INT(x->ev_hi, y->ev_hi);
+		CHECK_INT(x->slot_width, y->slot_width);
+		CHECK_INT(x->arm_n2_erratum, y->arm_n2_erratum);
 	}
 	CHECK(!memcmp(&a->delay_s, &b->delay_s, sizeof(a->delay_s)));
 	CHECK(!memcmp(a->group_by, b->group_by, sizeof(a->group_by)));
@@ -489,34 +508,118 @@ TEST(record_fixture_basic)
 	check_basic_fixture(FIXTURES "basic.jsonl.gz");
 }
 
-/* Reading the fixture and writing it again gives the same bytes: the
- * writer's text form is stable (shortest exact reals, key order). */
-TEST(record_fixture_rewritten_exactly)
+/*
+ * Reading a fixture and writing it again gives the same bytes: the writer's
+ * text form is stable (shortest exact reals, key order), and naming each
+ * interval's cgroups from the replay's tree puts the same cgroup lines in
+ * the same places.
+ */
+static void rewrite_fixture(const char *fixture, int want_n)
 {
-	struct sample s[4] = { 0 };
 	char path[256], err[256], msg[256], *want, *got;
+	struct sample s = { 0 };
 	size_t want_len, got_len;
+	struct cgroup_tree tree;
 	struct rec_header h;
-	struct rec_reader *r = rec_reader__open(FIXTURES "basic.jsonl", &h, err, sizeof(err));
+	struct recorder *w;
+	struct rec_reader *r = rec_reader__open(fixture, &h, err, sizeof(err));
 	int n = 0;
 
 	CHECK(r != NULL);
 	if (!r)
 		return;
-	while (n < 4 && rec_reader__next(r, &s[n], msg, sizeof(msg)) == 1)
-		n++;
-	rec_reader__close(r);
-	CHECK_INT(n, 3);
+	rec_reader__cgroup_tree(r, &tree);
 	tmp_file(path, sizeof(path));
-	write_recording(path, false, &h, s, n);
-	want = read_all(FIXTURES "basic.jsonl", &want_len);
+	w = recorder__open(path, &h, false, err, sizeof(err));
+	CHECK(w != NULL);
+	while (w && rec_reader__next(r, &s, msg, sizeof(msg)) == 1) {
+		CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), 0);
+		CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
+		n++;
+	}
+	CHECK_INT(n, want_n);
+	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
+	rec_reader__close(r);
+	want = read_all(fixture, &want_len);
 	got = read_all(path, &got_len);
 	CHECK_INT(got_len, want_len);
-	CHECK(got_len == want_len && !memcmp(got, want, want_len));
+	if (got_len != want_len || memcmp(got, want, want_len))
+		test_fail(__FILE__, __LINE__, "%s written differently", fixture);
 	free(want);
 	free(got);
 	unlink(path);
-	free_samples(s, 4);
+	sample__free(&s);
+}
+
+TEST(record_fixture_rewritten_exactly)
+{
+	rewrite_fixture(FIXTURES "basic.jsonl", 3);
+	rewrite_fixture(FIXTURES "cgroups.jsonl", 3);
+}
+
+static const struct row *row_of(const struct interval *iv, __u64 cgroup_id)
+{
+	for (size_t i = 0; i < iv->nr_rows; i++)
+		if (iv->rows[i].cgroup_id == cgroup_id)
+			return &iv->rows[i];
+	return NULL;
+}
+
+/* A cgroup-mode recording replays with names and the hierarchy. */
+TEST(record_fixture_cgroups)
+{
+	static const char *const names[] = { "cpu-clock", "context-switches" };
+	struct sample s = { 0 };
+	struct cgroup_tree tree;
+	struct view v = { .by = BY_CGROUP, .cg = &tree };
+	struct interval iv;
+	struct rec_header h;
+	const struct row *row;
+	char err[256], msg[256];
+	struct rec_reader *r = rec_reader__open(FIXTURES "cgroups.jsonl", &h, err, sizeof(err));
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_STR(h.group_by, "cgroup");
+	rec_reader__cgroup_tree(r, &tree);
+	CHECK(rec_reader__cgroup_path(r, 1) == NULL);	/* nothing read yet */
+
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_STR(rec_reader__cgroup_path(r, 1), "/");
+	CHECK_STR(rec_reader__cgroup_path(r, 3), "/system.slice/nginx.service");
+	CHECK(rec_reader__cgroup_path(r, 7) == NULL);	/* named before interval 2 */
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 5);
+	row = row_of(&iv, 3);
+	CHECK(row && row->cpu_ns == 400000000 && row->nr_threads == 2 && row->depth == 2);
+	CHECK(row && row->cgroup && !strcmp(row->cgroup, "/system.slice/nginx.service"));
+	row = row_of(&iv, 2);
+	CHECK(row && row->cpu_ns == 400000000 && row->depth == 1);
+	/* its parent user-1000.slice was not named: charged to user.slice directly */
+	row = row_of(&iv, 5);
+	CHECK(row && row->cpu_ns == 50000000 && row->depth == 2);
+	row = row_of(&iv, 4);
+	CHECK(row && row->cpu_ns == 50000000 && row->cgroup && !strcmp(row->cgroup, "/user.slice"));
+	row = row_of(&iv, 1);
+	CHECK(row && row->cpu_ns == 450000000 && row->depth == 0 && !strcmp(row->cgroup, "/"));
+	interval__free_rows(&iv);
+
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_STR(rec_reader__cgroup_path(r, 7), "/system.slice/caf\xc3\xa9 50%.service");
+	CHECK_U64(rec_reader__cgroup_id(r, "/system.slice/caf\xc3\xa9 50%.service"), 7);
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	row = row_of(&iv, 2);
+	CHECK(row && row->cpu_ns == 600000000 && row->nr_threads == 2);
+	interval__free_rows(&iv);
+
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_STR(rec_reader__cgroup_path(r, 3), "/system.slice/nginx-old.service");
+	CHECK_U64(rec_reader__cgroup_id(r, "/system.slice/nginx.service"), 0);
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 0);
+	CHECK_STR(msg, "");
+	rec_reader__close(r);
+	sample__free(&s);
 }
 
 TEST(record_fixture_truncated)
@@ -798,8 +901,14 @@ static void killed_recorder(bool gzip, useconds_t delay)
 		if (!rec)
 			_exit(1);
 		for (unsigned int k = 0;; k++) {
+			char name[32];
+
+			/* a new cgroup before each interval, and a known one */
+			snprintf(name, sizeof(name), "/k%u", k);
 			make_sample(&s, k, 1500 + k % 50, 4);
-			if (recorder__write(rec, &s, err, sizeof(err)))
+			if (recorder__write_cgroup(rec, k + 1, name, err, sizeof(err)) ||
+			    recorder__write_cgroup(rec, 1, "/k0", err, sizeof(err)) ||
+			    recorder__write(rec, &s, err, sizeof(err)))
 				_exit(1);
 			if (k == 2 && write(pipefd[1], "x", 1) != 1)
 				_exit(1);
@@ -817,8 +926,12 @@ static void killed_recorder(bool gzip, useconds_t delay)
 	r = rec_reader__open(path, &h, err, sizeof(err));
 	CHECK(r != NULL);
 	while (r && (ret = rec_reader__next(r, &s, msg, sizeof(msg))) == 1) {
+		const char *cg = rec_reader__cgroup_path(r, (__u64)got + 1);
+		char name[32];
+
+		snprintf(name, sizeof(name), "/k%d", got);
 		make_sample(&want, (unsigned int)got, 1500 + got % 50, 4);
-		if (!sample_eq(&want, &s)) {
+		if (!sample_eq(&want, &s) || !cg || strcmp(cg, name)) {
 			test_fail(__FILE__, __LINE__, "interval %d differs", got);
 			break;
 		}
@@ -863,6 +976,11 @@ TEST(record_killed_recorder)
 		  "\"leader_start_ns\":1,\"cgroup_id\":0,\"comm\":\"c\",\"pcomm\":\"p\",\"exited\":false," \
 		  "\"cpu_ns\":7,\"ev\":[[1,1,1],[2,2,2]]}\n"
 #define END(seq) "{\"type\":\"end\",\"seq\":" #seq "}\n"
+/* A TopDown part for HDR's "pmus" */
+#define PART_AS(method, lo, hi, width)                                                    \
+	"{\"name\":\"cpu\",\"method\":\"" method "\",\"ev_lo\":" #lo ",\"ev_hi\":" #hi \
+	",\"slot_width\":" #width ",\"arm_n2_erratum\":false}"
+#define PART PART_AS("perf_metrics", 0, 2, 0)
 /* lines: 1 header, 2 interval, 3-4 tasks, 5 end, 6 interval, 7 end */
 #define BASE HDR IV(1, 2) TASK(10) TASK(11) END(1) IV(2, 0) END(2)
 
@@ -960,9 +1078,12 @@ static const struct bad_case bad_cases[] = {
 	{ "\"pinned\":false}", "\"pinned\":0}", "line 1: field 'events[0].pinned' must be true or false" },
 	{ "\"events\":[", "\"events\":[7,", "line 1: field 'events[0]' must be an object" },
 	{ "\"events\":[", "\"events\":{},\"x\":[", "line 1: field 'events' must be an array" },
-	{ "\"pmus\":[]", "\"pmus\":[{\"name\":\"cpu\",\"slot_width\":0}]",
-	  "line 1: field 'pmus[0].slot_width' must be an integer in 1..64" },
 	{ "\"pmus\":[]", "\"pmus\":[1]", "line 1: field 'pmus[0]' must be an object" },
+	{ "\"pmus\":[]", "\"pmus\":{}", "line 1: field 'pmus' must be an array" },
+	{ "\"pmus\":[]", "\"pmus\":[" PART "," PART "," PART "," PART "," PART "," PART "," PART
+	  "," PART "," PART "]", "line 1: field 'pmus' has 9 elements, at most 8 are allowed" },
+	{ "\"pmus\":[]", "\"pmus\":[" PART "," PART_AS("arm", 1, 3, 5) "]",
+	  "line 1: field 'pmus[1].ev_hi' must be an integer in 1..2" },
 	{ "\"pids\":[]", "\"pids\":[0]",
 	  "line 1: field 'options.pids[0]' must be an integer in 1..4194304" },
 	{ "\"delay_s\":1.0", "\"delay_s\":-1",
@@ -1057,22 +1178,104 @@ static const struct bad_case bad_cases[] = {
 	  "line 1: invalid JSON" },
 };
 
-TEST(record_malformed)
+/* Changes of PART, the header's only TopDown part (of 2 events). */
+static const struct bad_case bad_parts[] = {
+	{ "\"method\":\"perf_metrics\"", "\"method\":\"none\"",
+	  "line 1: field 'pmus[0].method' must be a TopDown method name, not \"none\"" },
+	{ "\"method\":\"perf_metrics\"", "\"method\":\"perf-metrics\"",
+	  "line 1: field 'pmus[0].method' must be a TopDown method name" },
+	{ "\"method\":\"perf_metrics\"", "\"method\":\"\"",
+	  "line 1: field 'pmus[0].method' must not be empty" },
+	{ "\"method\":\"perf_metrics\",", "", "line 1: field 'pmus[0].method' is missing" },
+	{ "\"method\":\"perf_metrics\"", "\"method\":1",
+	  "line 1: field 'pmus[0].method' must be a string" },
+	{ "\"name\":\"cpu\"", "\"name\":\"\"", "line 1: field 'pmus[0].name' must not be empty" },
+	{ "\"name\":\"cpu\",", "", "line 1: field 'pmus[0].name' is missing" },
+	{ "\"ev_hi\":2", "\"ev_hi\":3",
+	  "line 1: field 'pmus[0].ev_hi' must be an integer in 0..2" },
+	{ "\"ev_hi\":2", "\"ev_hi\":17",
+	  "line 1: field 'pmus[0].ev_hi' must be an integer in 0..16" },
+	{ "\"ev_lo\":0,\"ev_hi\":2", "\"ev_lo\":2,\"ev_hi\":1",
+	  "line 1: field 'pmus[0].ev_hi' must be an integer in 2..2" },
+	{ "\"ev_lo\":0,\"ev_hi\":2", "\"ev_lo\":3,\"ev_hi\":3",
+	  "line 1: field 'pmus[0].ev_lo' must be an integer in 0..2" },
+	{ "\"ev_lo\":0", "\"ev_lo\":-1",
+	  "line 1: field 'pmus[0].ev_lo' must be an integer in 0..16" },
+	{ "\"ev_lo\":0", "\"ev_lo\":\"0\"", "line 1: field 'pmus[0].ev_lo' must be an integer" },
+	{ "\"ev_hi\":2,", "", "line 1: field 'pmus[0].ev_hi' is missing" },
+	{ "\"slot_width\":0", "\"slot_width\":65",
+	  "line 1: field 'pmus[0].slot_width' must be an integer in 0..64" },
+	{ "\"slot_width\":0", "\"slot_width\":-1",
+	  "line 1: field 'pmus[0].slot_width' must be an integer in 0..64" },
+	{ "\"slot_width\":0,", "", "line 1: field 'pmus[0].slot_width' is missing" },
+	{ ",\"arm_n2_erratum\":false", "", "line 1: field 'pmus[0].arm_n2_erratum' is missing" },
+	{ "\"arm_n2_erratum\":false", "\"arm_n2_erratum\":0",
+	  "line 1: field 'pmus[0].arm_n2_erratum' must be true or false" },
+};
+
+/* *base* reads fine, and each case's change of it gives its error. */
+static void check_cases(const char *base, const struct bad_case *cases, size_t n, int line)
 {
 	char msg[256];
 
-	/* the base itself is fine */
-	CHECK_INT(read_mem(BASE, strlen(BASE), msg, sizeof(msg)), 2);
+	CHECK_INT(read_mem(base, strlen(base), msg, sizeof(msg)), 2);
 	CHECK_STR(msg, "OK ");
-	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
-		char *text = subst(BASE, bad_cases[i].find, bad_cases[i].repl);
+	for (size_t i = 0; i < n; i++) {
+		char *text = subst(base, cases[i].find, cases[i].repl);
 
 		read_mem(text, strlen(text), msg, sizeof(msg));
-		if (strncmp(msg, bad_cases[i].want, strlen(bad_cases[i].want)))
-			test_fail(__FILE__, __LINE__, "case %zu (%s -> %s): got \"%s\", want \"%s\"",
-				  i, bad_cases[i].find, bad_cases[i].repl, msg, bad_cases[i].want);
+		if (strncmp(msg, cases[i].want, strlen(cases[i].want)))
+			test_fail(__FILE__, line, "case %zu (%s -> %s): got \"%s\", want \"%s\"", i,
+				  cases[i].find, cases[i].repl, msg, cases[i].want);
 		free(text);
 	}
+}
+
+TEST(record_malformed)
+{
+	check_cases(BASE, bad_cases, sizeof(bad_cases) / sizeof(bad_cases[0]), __LINE__);
+}
+
+TEST(record_malformed_parts)
+{
+	char *base = subst(BASE, "\"pmus\":[]", "\"pmus\":[" PART "]");
+
+	check_cases(base, bad_parts, sizeof(bad_parts) / sizeof(bad_parts[0]), __LINE__);
+	free(base);
+}
+
+/* The parts of a hybrid machine: every field read, ranges may be empty. */
+TEST(record_header_parts)
+{
+	static const char text[] =
+		"\"pmus\":[" PART_AS("intel_atom", 0, 1, 6) ","
+		"{\"name\":\"armv8_pmuv3_0\",\"method\":\"arm\",\"ev_lo\":1,\"ev_hi\":2,"
+		"\"slot_width\":64,\"arm_n2_erratum\":true},"
+		PART_AS("amd_zen", 2, 2, 8) "]";
+	char *base = subst(BASE, "\"pmus\":[]", text), err[256];
+	struct rec_header h;
+	struct rec_reader *r = rec_reader__open_mem(base, strlen(base), &h, err, sizeof(err));
+
+	CHECK(r != NULL);
+	CHECK_INT(h.nr_pmus, 3);
+	CHECK_STR(h.pmus[0].name, "cpu");
+	CHECK_STR(h.pmus[0].method, "intel_atom");
+	CHECK_INT(h.pmus[0].ev_lo, 0);
+	CHECK_INT(h.pmus[0].ev_hi, 1);
+	CHECK_INT(h.pmus[0].slot_width, 6);
+	CHECK(!h.pmus[0].arm_n2_erratum);
+	CHECK_STR(h.pmus[1].name, "armv8_pmuv3_0");
+	CHECK_STR(h.pmus[1].method, "arm");
+	CHECK_INT(h.pmus[1].ev_lo, 1);
+	CHECK_INT(h.pmus[1].ev_hi, 2);
+	CHECK_INT(h.pmus[1].slot_width, 64);
+	CHECK(h.pmus[1].arm_n2_erratum);
+	CHECK_STR(h.pmus[2].method, "amd_zen");
+	CHECK_INT(h.pmus[2].ev_lo, 2);
+	CHECK_INT(h.pmus[2].ev_hi, 2);
+	CHECK(!memcmp(&h.pmus[3], &(struct rec_pmu){ 0 }, sizeof(h.pmus[3])));
+	rec_reader__close(r);
+	free(base);
 }
 
 TEST(record_malformed_special)
@@ -1289,9 +1492,38 @@ TEST(record_writer_refuses_bad_headers)
 	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
 
 	make_header(&h, 6);
-	h.pmus[1].slot_width = 0;
+	h.pmus[1].slot_width = REC_MAX_SLOT_WIDTH + 1;
 	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
-	CHECK_STR(err, "field 'pmus[1].slot_width' must be an integer in 1..64");
+	CHECK_STR(err, "field 'pmus[1].slot_width' must be an integer in 0..64");
+	h.pmus[1].slot_width = 0;
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), 0);
+
+	make_header(&h, 6);
+	strcpy(h.pmus[0].method, "none");
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	CHECK_STR(err, "field 'pmus[0].method' must be a TopDown method name, not \"none\"");
+	strcpy(h.pmus[0].method, "unknown");
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	memset(h.pmus[0].method, 'x', sizeof(h.pmus[0].method));
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	CHECK_STR(err, "field 'pmus[0].method' must be at most 31 bytes");
+
+	make_header(&h, 6);
+	h.pmus[1].ev_hi = 7;		/* past the 6 events */
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	CHECK_STR(err, "field 'pmus[1].ev_hi' must be an integer in 3..6");
+	h.pmus[1].ev_hi = 2;		/* below ev_lo */
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	h.pmus[1].ev_lo = -1;
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	CHECK_STR(err, "field 'pmus[1].ev_lo' must be an integer in 0..6");
+	h.pmus[1].ev_lo = h.pmus[1].ev_hi = 6;	/* empty, at the end */
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), 0);
+
+	make_header(&h, 6);
+	h.nr_pmus = REC_MAX_PMUS + 1;
+	CHECK_INT(rec_header__check(&h, err, sizeof(err)), -1);
+	CHECK_STR(err, "field 'pmus' must have at most 8 elements");
 
 	make_header(&h, 6);
 	CHECK_INT(rec_header__check(&h, err, sizeof(err)), 0);
@@ -1385,4 +1617,556 @@ TEST(record_header_set_events)
 	CHECK_INT(rec_header__check(&h, NULL, 0), 0);
 	el.nr = MAX_EVENTS + 1;
 	CHECK_INT(rec_header__set_events(&h, &el), -1);
+}
+
+/* ---- cgroup lines ---- */
+
+#define CG(id, path) "{\"type\":\"cgroup\",\"id\":" id ",\"path\":\"" path "\"}\n"
+/* lines: 1 header, 2-3 cgroups, 4 interval, 5-6 tasks, 7 end, 8 cgroup, 9 interval, 10 end */
+#define BASE_CG HDR CG("1", "/") CG("7", "/a") IV(1, 2) TASK(10) TASK(11) END(1) \
+	CG("8", "/a/b") IV(2, 0) END(2)
+
+/* Each cgroup line counts from the interval that follows it. */
+TEST(record_cgroup_lines_read)
+{
+	static const char tail[] = HDR CG("\"18446744073709551615\"", "/big") CG("3", "/a%2Fb")
+		CG("4", "/caf%C3%a9 %25") CG("4", "/caf%C3%a9 %25");
+	char msg[256];
+	struct rec_header h;
+	struct sample s = { 0 };
+	struct rec_reader *r = rec_reader__open_mem(BASE_CG, strlen(BASE_CG), &h, msg, sizeof(msg));
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK(rec_reader__cgroup_path(r, 1) == NULL);
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_INT(s.nr, 2);
+	CHECK_STR(rec_reader__cgroup_path(r, 1), "/");
+	CHECK_STR(rec_reader__cgroup_path(r, 7), "/a");
+	CHECK(rec_reader__cgroup_path(r, 8) == NULL);
+	CHECK(rec_reader__cgroup_path(r, 0) == NULL);
+	CHECK_U64(rec_reader__cgroup_id(r, "/a"), 7);
+	CHECK_U64(rec_reader__cgroup_id(r, "/a/b"), 0);
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_STR(rec_reader__cgroup_path(r, 8), "/a/b");
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 0);
+	CHECK_STR(msg, "");
+	rec_reader__close(r);
+
+	/* complete cgroup lines after the last interval end the file cleanly;
+	 * a path is checked after decoding, and a repeated line is harmless */
+	r = rec_reader__open_mem(tail, strlen(tail), &h, msg, sizeof(msg));
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 0);
+		CHECK_STR(msg, "");
+		CHECK_STR(rec_reader__cgroup_path(r, UINT64_MAX), "/big");
+		CHECK_STR(rec_reader__cgroup_path(r, 3), "/a/b");
+		CHECK_STR(rec_reader__cgroup_path(r, 4), "/caf\xc3\xa9 %");
+		rec_reader__close(r);
+	}
+	sample__free(&s);
+}
+
+#define BAD_PATH "line 3: field 'path' must be \"/\" and names without empty, \".\" or \"..\" ones"
+
+static const struct bad_case bad_cgroups[] = {
+	{ CG("7", "/a"), CG("0", "/a"), "line 3: field 'id' must not be 0" },
+	{ CG("8", "/a/b"), CG("0", "/a/b"), "line 8: field 'id' must not be 0" },
+	{ "\"id\":7,", "", "line 3: field 'id' is missing" },
+	{ "\"id\":7", "\"id\":-7", "line 3: field 'id' must be a non-negative integer" },
+	{ "\"id\":7", "\"id\":7.5", "line 3: field 'id' must be a non-negative integer" },
+	{ "\"id\":7", "\"id\":\"07\"", "line 3: field 'id' must be a non-negative integer" },
+	{ "\"id\":7", "\"id\":null", "line 3: field 'id' must be a non-negative integer" },
+	{ ",\"path\":\"/a\"", "", "line 3: field 'path' is missing" },
+	{ "\"path\":\"/a\"", "\"path\":7", "line 3: field 'path' must be a string" },
+	{ "\"path\":\"/a\"", "\"path\":\"%00\"", "line 3: field 'path' must be a string" },
+	{ "\"path\":\"/a\"", "\"path\":\"/a\\tb\"", "line 3: field 'path' must be a string" },
+	{ "\"path\":\"/a\"", "\"path\":\"/a%0\"", "line 3: field 'path' must be a string" },
+	{ "\"path\":\"/a\"", "\"path\":\"\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"a\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"a/b\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"//\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"//a\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a/\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a//b\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a%2F%2fb\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/.\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/..\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a/./b\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a/../b\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a/..\"", BAD_PATH },
+	{ "\"path\":\"/a\"", "\"path\":\"/a/%2e\"", BAD_PATH },
+	{ "\"type\":\"cgroup\"", "\"type\":\"cgroups\"", "line 2: unknown line type 'cgroups'" },
+	{ "\"id\":1,", "\"id\":1,\"id\":2,", "line 2: invalid JSON" },
+	{ HDR, CG("1", "/"), "line 1: header missing: first line has type 'cgroup'" },
+	{ END(1), CG("9", "/c") END(1), "line 7: 'cgroup' line inside interval 1" },
+	{ IV(1, 2), IV(1, 2) CG("9", "/c"), "line 5: 'cgroup' line inside interval 1" },
+	{ IV(2, 0), IV(2, 0) CG("9", "/c"), "line 10: 'cgroup' line inside interval 2" },
+};
+
+TEST(record_cgroup_malformed)
+{
+	check_cases(BASE_CG, bad_cgroups, sizeof(bad_cgroups) / sizeof(bad_cgroups[0]), __LINE__);
+}
+
+/* Names that are fine: dots inside names, any other byte, the longest. */
+TEST(record_cgroup_paths_ok)
+{
+	static const char *const good[] = { "/", "/a", "/...", "/.a/b.", "/a b/%FF/..c", "/-" };
+	char *text, *path = malloc(REC_MAX_CGROUP_PATH + 2), msg[256];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (asprintf(&text, HDR "{\"type\":\"cgroup\",\"id\":5,\"path\":\"%s\"}\n" IV(1, 0)
+			     END(1), good[i]) < 0)
+			continue;
+		CHECK_INT(read_mem(text, strlen(text), msg, sizeof(msg)), 1);
+		CHECK_STR(msg, "OK ");
+		free(text);
+	}
+
+	/* REC_MAX_CGROUP_PATH bytes, each escaped; one more is too many */
+	path[0] = '/';
+	for (int i = 1; i < REC_MAX_CGROUP_PATH; i++)
+		path[i] = i % 64 ? 'x' : '/';
+	path[REC_MAX_CGROUP_PATH] = '\0';
+	for (int extra = 0; extra < 2; extra++) {
+		size_t n = 0, cap = 4 * REC_MAX_CGROUP_PATH + 1024;
+
+		text = malloc(cap);
+		n += (size_t)snprintf(text, cap, HDR "{\"type\":\"cgroup\",\"id\":5,\"path\":\"");
+		for (int i = 0; i < REC_MAX_CGROUP_PATH + extra; i++) {
+			char c = i < REC_MAX_CGROUP_PATH ? path[i] : 'y';
+
+			n += (size_t)snprintf(text + n, cap - n, "%%%02X", (unsigned char)c);
+		}
+		snprintf(text + n, cap - n, "\"}\n" IV(1, 0) END(1));
+		if (extra)
+			expect_msg(text, strlen(text),
+				   "line 2: field 'path' must be a string of at most 4096 bytes",
+				   __LINE__);
+		else
+			CHECK_INT(read_mem(text, strlen(text), msg, sizeof(msg)), 1);
+		if (!extra)
+			CHECK_STR(msg, "OK ");
+		free(text);
+	}
+	free(path);
+}
+
+/* The table is bounded in distinct ids; renaming a known id is always fine. */
+TEST(record_cgroup_reader_bound)
+{
+	size_t cap = 64 * (REC_MAX_CGROUPS + 16), n;
+	char *text = malloc(cap), msg[256];
+	size_t body;
+
+	n = (size_t)snprintf(text, cap, "%s", HDR);
+	for (int i = 1; i <= REC_MAX_CGROUPS; i++)
+		n += (size_t)snprintf(text + n, cap - n,
+				      "{\"type\":\"cgroup\",\"id\":%d,\"path\":\"/c%d\"}\n", i, i);
+	body = n;
+	n += (size_t)snprintf(text + n, cap - n, CG("5", "/renamed") CG("1", "/") IV(1, 0) END(1));
+	CHECK_INT(read_mem(text, n, msg, sizeof(msg)), 1);
+	CHECK_STR(msg, "OK ");
+
+	n = body + (size_t)snprintf(text + body, cap - body, CG("5", "/renamed")
+				    CG("65537", "/one-too-many") IV(1, 0) END(1));
+	CHECK_INT(read_mem(text, n, msg, sizeof(msg)), 0);
+	CHECK_STR(msg, "line 65539: more than 65536 cgroups");
+	free(text);
+}
+
+static size_t count_str(const char *text, size_t len, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = text; (p = memmem(p, len - (size_t)(p - text), what, strlen(what)));
+	     p++)
+		n++;
+	return n;
+}
+
+/* Known ids are written once per path; refusals leave the recorder going. */
+TEST(record_cgroup_writer)
+{
+	struct sample s = { 0 }, got = { 0 };
+	char path[256], err[256], msg[256], *long_path, *data;
+	struct rec_header h, back;
+	struct recorder *w;
+	struct rec_reader *r;
+	size_t len;
+
+	make_header(&h, 2);
+	make_sample(&s, 0, 2, 2);
+	tmp_file(path, sizeof(path));
+	w = recorder__open(path, &h, false, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK_INT(recorder__write_cgroup(w, 3, "/a", err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 3, "/a", err, sizeof(err)), 0);	/* nothing */
+	CHECK_INT(recorder__write_cgroup(w, 4, "/a", err, sizeof(err)), 0);	/* a new id */
+	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 3, "/b", err, sizeof(err)), 0);	/* renamed */
+	CHECK_INT(recorder__write_cgroup(w, 3, "/b", err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 3, "/a", err, sizeof(err)), 0);	/* and back */
+
+	CHECK_INT(recorder__write_cgroup(w, 0, "/a", err, sizeof(err)), -1);
+	CHECK_STR(err, "failed to record cgroup: id 0");
+	CHECK_INT(recorder__write_cgroup(w, 5, "a/b", err, sizeof(err)), -1);
+	CHECK_STR(err, "failed to record cgroup 5: path is not \"/\" and names without empty, "
+		       "\".\" or \"..\" ones");
+	CHECK_INT(recorder__write_cgroup(w, 5, "/a//b", err, sizeof(err)), -1);
+	CHECK_INT(recorder__write_cgroup(w, 5, "/a/./b", err, sizeof(err)), -1);
+	CHECK_INT(recorder__write_cgroup(w, 5, "/a/../b", err, sizeof(err)), -1);
+	CHECK_INT(recorder__write_cgroup(w, 5, "/a/", err, sizeof(err)), -1);
+	CHECK_INT(recorder__write_cgroup(w, 5, "", err, sizeof(err)), -1);
+	long_path = malloc(REC_MAX_CGROUP_PATH + 2);
+	memset(long_path, 'x', REC_MAX_CGROUP_PATH + 1);
+	long_path[0] = '/';
+	long_path[REC_MAX_CGROUP_PATH + 1] = '\0';
+	CHECK_INT(recorder__write_cgroup(w, 5, long_path, err, sizeof(err)), -1);
+	CHECK_STR(err, "failed to record cgroup 5: path longer than 4096 bytes");
+	long_path[REC_MAX_CGROUP_PATH] = '\0';
+	long_path[100] = '\n';		/* any byte but NUL and '/' in a name */
+	CHECK_INT(recorder__write_cgroup(w, 5, long_path, err, sizeof(err)), 0);
+
+	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
+	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
+
+	data = read_all(path, &len);
+	CHECK_INT(count_str(data, len, "\"type\":\"cgroup\""), 5);
+	CHECK_INT(count_str(data, len, "{\"type\":\"cgroup\",\"id\":3,\"path\":\"/a\"}\n"), 2);
+	CHECK_INT(count_str(data, len, "{\"type\":\"cgroup\",\"id\":3,\"path\":\"/b\"}\n"), 1);
+	CHECK_INT(count_str(data, len, "xxx%0Axxx"), 1);
+	free(data);
+
+	r = rec_reader__open(path, &back, err, sizeof(err));
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_INT(rec_reader__next(r, &got, msg, sizeof(msg)), 1);
+		CHECK(sample_eq(&s, &got));
+		CHECK_STR(rec_reader__cgroup_path(r, 3), "/a");
+		CHECK_STR(rec_reader__cgroup_path(r, 4), "/a");
+		/* the newest owner of a path */
+		CHECK_U64(rec_reader__cgroup_id(r, "/a"), 4);
+		CHECK(rec_reader__cgroup_path(r, 5) == NULL);
+		CHECK_INT(rec_reader__next(r, &got, msg, sizeof(msg)), 1);
+		CHECK(sample_eq(&s, &got));
+		CHECK_STR(rec_reader__cgroup_path(r, 3), "/a");
+		CHECK_U64(rec_reader__cgroup_id(r, "/a"), 3);
+		CHECK_STR(rec_reader__cgroup_path(r, 5), long_path);
+		CHECK_INT(rec_reader__next(r, &got, msg, sizeof(msg)), 0);
+		rec_reader__close(r);
+	}
+	free(long_path);
+	unlink(path);
+	sample__free(&s);
+	sample__free(&got);
+}
+
+/* The writer refuses what the reader would: one id beyond the bound. */
+TEST(record_cgroup_writer_bound)
+{
+	struct sample s = { 0 }, got = { 0 };
+	char path[256], err[256], msg[256], name[32];
+	struct rec_header h, back;
+	struct recorder *w;
+	struct rec_reader *r;
+	int fails = 0;
+
+	make_header(&h, 1);
+	make_sample(&s, 0, 1, 1);
+	tmp_file(path, sizeof(path));
+	w = recorder__open(path, &h, true, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	for (int i = 1; i <= REC_MAX_CGROUPS; i++) {
+		snprintf(name, sizeof(name), "/c%d", i);
+		fails += recorder__write_cgroup(w, (__u64)i, name, err, sizeof(err)) != 0;
+	}
+	CHECK_INT(fails, 0);
+	CHECK_INT(recorder__write_cgroup(w, REC_MAX_CGROUPS + 1, "/more", err, sizeof(err)), -1);
+	CHECK_STR(err, "failed to record cgroup 65537: more than 65536 cgroups");
+	CHECK_INT(recorder__write_cgroup(w, 7, "/c7", err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 7, "/seven", err, sizeof(err)), 0);
+	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
+	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
+
+	r = rec_reader__open(path, &back, err, sizeof(err));
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_INT(rec_reader__next(r, &got, msg, sizeof(msg)), 1);
+		CHECK_STR(rec_reader__cgroup_path(r, REC_MAX_CGROUPS), "/c65536");
+		CHECK_STR(rec_reader__cgroup_path(r, 7), "/seven");
+		CHECK(rec_reader__cgroup_path(r, REC_MAX_CGROUPS + 1) == NULL);
+		CHECK_U64(rec_reader__cgroup_id(r, "/c7"), 0);
+		CHECK_U64(rec_reader__cgroup_id(r, "/c4242"), 4242);
+		CHECK_INT(rec_reader__next(r, &got, msg, sizeof(msg)), 0);
+		CHECK_STR(msg, "");
+		rec_reader__close(r);
+	}
+	unlink(path);
+	sample__free(&s);
+	sample__free(&got);
+}
+
+static int ancestors_of(const struct cgroup_tree *t, __u64 id, __u64 *out, int max)
+{
+	memset(out, 0xff, sizeof(*out) * 8);
+	return t->ancestors(t->ctx, id, out, max);
+}
+
+/* Parents through the paths: nearest first, unnamed prefixes skipped. */
+TEST(record_cgroup_tree)
+{
+	static const char text[] =
+		HDR CG("1", "/") CG("2", "/a") CG("4", "/a/b/c") CG("5", "/a/b2")
+		CG("6", "/x/y") CG("7", "/ab") CG("10", "/a/b/c/d") IV(1, 0) END(1)
+		CG("2", "/z") CG("8", "/a") CG("3", "/a/b") IV(2, 0) END(2)
+		CG("9", "/a") CG("1", "/gone") IV(3, 0) END(3);
+	char msg[256];
+	struct cgroup_tree t;
+	struct rec_header h;
+	struct sample s = { 0 };
+	struct rec_reader *r = rec_reader__open_mem(text, strlen(text), &h, msg, sizeof(msg));
+	__u64 up[8];
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	rec_reader__cgroup_tree(r, &t);
+	CHECK_INT(ancestors_of(&t, 4, up, 8), -1);	/* nothing read yet */
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_INT(ancestors_of(&t, 10, up, 8), 3);
+	CHECK(up[0] == 4 && up[1] == 2 && up[2] == 1);
+	CHECK_INT(ancestors_of(&t, 4, up, 8), 2);	/* "/a/b" has no id */
+	CHECK(up[0] == 2 && up[1] == 1);
+	CHECK_INT(ancestors_of(&t, 5, up, 8), 2);
+	CHECK(up[0] == 2 && up[1] == 1);
+	CHECK_INT(ancestors_of(&t, 6, up, 8), 1);
+	CHECK_U64(up[0], 1);
+	CHECK_INT(ancestors_of(&t, 7, up, 8), 1);	/* "/ab" is not below "/a" */
+	CHECK_U64(up[0], 1);
+	CHECK_INT(ancestors_of(&t, 2, up, 8), 1);
+	CHECK_INT(ancestors_of(&t, 1, up, 8), 0);
+	CHECK_INT(ancestors_of(&t, 99, up, 8), -1);
+	CHECK_INT(ancestors_of(&t, 0, up, 8), -1);
+	CHECK_INT(ancestors_of(&t, 10, up, 1), 1);	/* at most max */
+	CHECK_U64(up[0], 4);
+	CHECK_U64(up[1], UINT64_MAX);
+	CHECK_INT(ancestors_of(&t, 10, up, 0), 0);
+	CHECK_STR(t.path(t.ctx, 10), "/a/b/c/d");
+	CHECK(t.path(t.ctx, 99) == NULL);
+
+	/* renames move the tree: "/a" is 8 now, "/a/b" is named */
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_INT(ancestors_of(&t, 10, up, 8), 4);
+	CHECK(up[0] == 4 && up[1] == 3 && up[2] == 8 && up[3] == 1);
+	CHECK_INT(ancestors_of(&t, 2, up, 8), 1);
+	CHECK_STR(t.path(t.ctx, 2), "/z");
+
+	/* the newest of two ids with one path is the parent; no root any more */
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+	CHECK_INT(ancestors_of(&t, 4, up, 8), 2);
+	CHECK(up[0] == 3 && up[1] == 9);
+	CHECK_INT(ancestors_of(&t, 6, up, 8), 0);
+	CHECK_INT(ancestors_of(&t, 1, up, 8), 0);
+	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 0);
+	rec_reader__close(r);
+	sample__free(&s);
+}
+
+/* Many ids, renamed over and over: lookups stay right as the index is
+ * rebuilt. */
+TEST(record_cgroup_tree_churn)
+{
+	size_t cap = 80 * 30000, n;
+	char *text = malloc(cap), msg[256];
+	struct cgroup_tree t;
+	struct rec_header h;
+	struct sample s = { 0 };
+	struct rec_reader *r;
+	__u64 up[8];
+	int bad = 0;
+
+	n = (size_t)snprintf(text, cap, "%s" CG("1", "/"), HDR);
+	/* ids 2..1001 are "/p<i>", then renamed "/q<i>" and back, ten times */
+	for (int round = 0; round < 21; round++)
+		for (int i = 2; i <= 1001; i++)
+			n += (size_t)snprintf(text + n, cap - n,
+					      "{\"type\":\"cgroup\",\"id\":%d,\"path\":\"/%c%d\"}"
+					      "\n", i, round % 2 ? 'q' : 'p', i);
+	/* children: 5000+i is "/p<i>/leaf" */
+	for (int i = 2; i <= 1001; i++)
+		n += (size_t)snprintf(text + n, cap - n,
+				      "{\"type\":\"cgroup\",\"id\":%d,\"path\":\"/p%d/leaf\"}\n",
+				      5000 + i, i);
+	snprintf(text + n, cap - n, IV(1, 0) END(1));
+	r = rec_reader__open_mem(text, strlen(text), &h, msg, sizeof(msg));
+	CHECK(r != NULL);
+	if (r) {
+		rec_reader__cgroup_tree(r, &t);
+		CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
+		for (int i = 2; i <= 1001; i++) {
+			char want[32];
+
+			snprintf(want, sizeof(want), "/p%d", i);
+			bad += rec_reader__cgroup_id(r, want) != (__u64)i;
+			snprintf(want, sizeof(want), "/q%d", i);
+			bad += rec_reader__cgroup_id(r, want) != 0;
+			bad += ancestors_of(&t, 5000 + (__u64)i, up, 8) != 2 || up[0] != (__u64)i ||
+			       up[1] != 1;
+		}
+		CHECK_INT(bad, 0);
+		rec_reader__close(r);
+	}
+	free(text);
+	sample__free(&s);
+}
+
+static int fake_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	static const __u64 parent[] = { 0, 0, 1, 2, 1, 4, 4 };
+	int n = 0;
+
+	if (id == 0 || id > 6)
+		return -1;
+	for (__u64 p = parent[id]; p && n < max; p = parent[p])
+		out[n++] = p;
+	return n;
+}
+
+static const char *fake_path(void *ctx, __u64 id)
+{
+	/* 5's path is broken, 6 has none */
+	static const char *const paths[] = { NULL, "/", "/system.slice",
+					     "/system.slice/nginx.service", "/user.slice",
+					     "/user.slice//x", NULL };
+
+	return id <= 6 ? paths[id] : NULL;
+}
+
+/* Each task's cgroup and its ancestors, the root first, once. */
+TEST(record_write_cgroups)
+{
+	static const __u64 ids[] = { 3, 3, 0, 4, 5, 6, 99, 3 };
+	const struct cgroup_tree tree = { fake_ancestors, fake_path, NULL };
+	struct sample s = { 0 };
+	char path[256], err[256], *data;
+	struct rec_header h;
+	struct recorder *w;
+	size_t len;
+
+	make_header(&h, 1);
+	make_sample(&s, 0, sizeof(ids) / sizeof(ids[0]), 1);
+	for (size_t i = 0; i < s.nr; i++)
+		s.tasks[i].cgroup_id = ids[i];
+	tmp_file(path, sizeof(path));
+	w = recorder__open(path, &h, false, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), -1);
+	CHECK_STR(err, "failed to record cgroup 5: path is not \"/\" and names without empty, "
+		       "\".\" or \"..\" ones");
+	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
+	/* the next interval: nothing new */
+	s.tasks[4].cgroup_id = 4;
+	CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), 0);
+	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
+	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
+
+	data = read_all(path, &len);
+	data = realloc(data, len + 1);
+	data[len] = '\0';
+	CHECK(strstr(data, "\n" CG("1", "/") CG("2", "/system.slice")
+			   CG("3", "/system.slice/nginx.service") CG("4", "/user.slice")
+			   "{\"type\":\"interval\",\"seq\":1,") != NULL);
+	CHECK_INT(count_str(data, len, "\"type\":\"cgroup\""), 4);
+	free(data);
+	unlink(path);
+	sample__free(&s);
+}
+
+/* A recording cut anywhere: cgroup lines up to the cut are read, never a
+ * partial interval. */
+TEST(record_cgroup_truncated_every_offset)
+{
+	static const char *const paths[] = { NULL, "/", "/a", "/a/b", "/c" };
+	struct sample want[3] = { 0 };
+	char path[256], err[256], *data;
+	size_t len, ends[32], cg_end[5] = { 0 }, nr_ends = 0, header_end;
+	char kind[32];		/* of each line after the header: 'c'group, 'e'nd, other */
+	struct rec_header h;
+	struct recorder *w;
+
+	make_header(&h, 2);
+	for (unsigned int k = 0; k < 3; k++)
+		make_sample(&want[k], 20 + k, k == 1 ? 0 : 2, 2);
+	tmp_file(path, sizeof(path));
+	w = recorder__open(path, &h, false, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK_INT(recorder__write_cgroup(w, 1, paths[1], err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 2, paths[2], err, sizeof(err)), 0);
+	CHECK_INT(recorder__write(w, &want[0], err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 3, paths[3], err, sizeof(err)), 0);
+	CHECK_INT(recorder__write(w, &want[1], err, sizeof(err)), 0);
+	CHECK_INT(recorder__write(w, &want[2], err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, 4, paths[4], err, sizeof(err)), 0);
+	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
+	data = read_all(path, &len);
+	unlink(path);
+
+	/* where each line ends, and which of them may end a file cleanly */
+	header_end = (size_t)((const char *)memchr(data, '\n', len) - data) + 1;
+	for (size_t start = header_end; start < len && nr_ends < 32;) {
+		const char *nl = memchr(data + start, '\n', len - start);
+		size_t end = (size_t)(nl - data) + 1;
+
+		kind[nr_ends] = data[start + 9];
+		if (kind[nr_ends] == 'c')
+			cg_end[data[start + 22] - '0'] = end;
+		ends[nr_ends++] = end;
+		start = end;
+	}
+	CHECK_INT(nr_ends, 2 + 4 + 1 + 2 + 4 + 1);
+	CHECK(!memcmp(kind, "ccittecieittec", 14));
+	for (size_t off = header_end; off <= len; off++) {
+		char msg[256] = "";
+		struct rec_reader *r = rec_reader__open_mem(data, off, &h, err, sizeof(err));
+		int ret, got, complete = 0;
+		bool clean = off == header_end;
+
+		CHECK(r != NULL);
+		if (!r)
+			continue;
+		for (size_t i = 0; i < nr_ends; i++) {
+			complete += ends[i] <= off && kind[i] == 'e';
+			clean |= ends[i] == off && (kind[i] == 'e' || kind[i] == 'c');
+		}
+		got = read_compare(r, want, 3, &ret, msg, sizeof(msg));
+		CHECK_INT(ret, 0);
+		CHECK_INT(got, complete);
+		if (clean)
+			CHECK_STR(msg, "");
+		else
+			CHECK(strstr(msg, "last interval incomplete, ignored") != NULL);
+		for (int id = 1; id <= 4; id++) {
+			const char *p = rec_reader__cgroup_path(r, (__u64)id);
+
+			if (cg_end[id] <= off)
+				CHECK(p && !strcmp(p, paths[id]));
+			else
+				CHECK(p == NULL);
+		}
+		rec_reader__close(r);
+	}
+	free(data);
+	free_samples(want, 3);
 }
