@@ -263,6 +263,9 @@ static int run_record(struct run *r, const struct options *o, char *err, size_t 
 		ret = live__next(&r->live, &r->sample, err, errlen);
 		if (ret)
 			break;
+		/* names first: a replay shows cgroup rows with their paths */
+		if (r->cg.on)
+			recorder__write_cgroups(rec, &r->sample, &r->cg.tree, err, errlen);
 		if (recorder__write(rec, &r->sample, err, errlen)) {
 			ret = -1;
 			break;

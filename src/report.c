@@ -10,6 +10,7 @@
 struct replay {
 	struct rec_header h;
 	struct rec_reader *rd;
+	struct cgroup_tree tree;	/* from the recording's cgroup lines */
 	struct pipeline pipe;
 	struct view view;
 	int level;
@@ -29,6 +30,14 @@ static int replay_open(struct replay *r, const char *path, const struct options 
 		return -1;
 	r->level = o->level < max_level ? o->level : max_level;
 	r->view.by = o->by;
+	/* tasks carry cgroup ids only when recorded in cgroup mode */
+	if (!strcmp(r->h.group_by, "cgroup") || r->h.cgroup[0]) {
+		rec_reader__cgroup_tree(r->rd, &r->tree);
+		r->view.cg = &r->tree;
+	} else if (o->by == BY_CGROUP) {
+		snprintf(err, errlen, "the recording has no cgroups (record with --by cgroup)");
+		return -1;
+	}
 	r->view.pids = o->pids;
 	r->view.nr_pids = o->nr_pids;
 	r->view.top = o->top;
