@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "errmsg.h"
 #include "events.h"
 #include "pmu.h"
 
@@ -45,21 +46,6 @@ static const struct named_event hw_events[] = {
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 static void spec_init(struct event_spec *e, const char *name, __u32 type)
 {
 	memset(e, 0, sizeof(*e));
@@ -92,7 +78,7 @@ static int parse_raw(const char *name, struct event_spec *e, char *err, size_t e
 		char c = tolower((unsigned char)name[i]);
 
 		if (v >> 60)
-			return fail(err, errlen, "raw event '%s' does not fit in 64 bits", name);
+			return errmsg(err, errlen, -1, "raw event '%s' does not fit in 64 bits", name);
 		v = v << 4 | (__u64)(isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
 	}
 	spec_init(e, name, PERF_TYPE_RAW);
@@ -137,10 +123,10 @@ static int apply_alias(const char *root, const char *pmu, const char *alias,
 	int nr;
 
 	if (pmu_read_alias(root, pmu, alias, str, sizeof(str), msg, sizeof(msg)))
-		return fail(err, errlen, "%s", msg);
+		return errmsg(err, errlen, -1, "%s", msg);
 	nr = pmu_terms_parse(str, terms, PMU_MAX_TERMS, msg, sizeof(msg));
 	if (nr < 0)
-		return fail(err, errlen, "bad sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
+		return errmsg(err, errlen, -1, "bad sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
 	for (int i = 0; i < nr; i++) {
 		bool given = false;
 
@@ -149,7 +135,7 @@ static int apply_alias(const char *root, const char *pmu, const char *alias,
 		for (int j = 0; j < nr_user; j++)
 			given |= user[j].has_val && !strcmp(user[j].name, terms[i].name);
 		if (!given)
-			return fail(err, errlen,
+			return errmsg(err, errlen, -1,
 				    "%s/%s/ needs a value for '%s' ('%s'); write %s/%s,%s=N/", pmu,
 				    alias, terms[i].name, str, pmu, alias, terms[i].name);
 		/* Drop it: the user's term sets the field. */
@@ -158,7 +144,7 @@ static int apply_alias(const char *root, const char *pmu, const char *alias,
 		i--;
 	}
 	if (pmu_terms_apply(root, pmu, terms, nr, cfg, msg, sizeof(msg)))
-		return fail(err, errlen, "sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
+		return errmsg(err, errlen, -1, "sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
 	return 0;
 }
 
@@ -177,32 +163,32 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 	int nr;
 
 	if (s1 == name || (size_t)(s1 - name) >= sizeof(pmu))
-		return fail(err, errlen, "bad PMU name in '%s'", name);
+		return errmsg(err, errlen, -1, "bad PMU name in '%s'", name);
 	memcpy(pmu, name, s1 - name);
 	pmu[s1 - name] = '\0';
 	if (!pmu_name_valid(pmu))
-		return fail(err, errlen, "bad PMU name '%s' in '%s'", pmu, name);
+		return errmsg(err, errlen, -1, "bad PMU name '%s' in '%s'", pmu, name);
 	if (!s2)
-		return fail(err, errlen, "missing closing '/' in '%s'", name);
+		return errmsg(err, errlen, -1, "missing closing '/' in '%s'", name);
 	if (strchr(s2 + 1, '/'))
-		return fail(err, errlen, "unexpected '/' in '%s'", name);
+		return errmsg(err, errlen, -1, "unexpected '/' in '%s'", name);
 	if (s2[1])
-		return fail(err, errlen, "modifiers ('%s') are not supported in '%s'", s2 + 1,
+		return errmsg(err, errlen, -1, "modifiers ('%s') are not supported in '%s'", s2 + 1,
 			    name);
 	if (s2 == s1 + 1)
-		return fail(err, errlen, "no event or terms between the slashes in '%s'", name);
+		return errmsg(err, errlen, -1, "no event or terms between the slashes in '%s'", name);
 	memcpy(body, s1 + 1, s2 - s1 - 1);
 	body[s2 - s1 - 1] = '\0';
 
 	if (!pmu_exists(root, pmu))
-		return fail(err, errlen, "unknown PMU '%s' in '%s' (see tdtop --list-events)", pmu,
+		return errmsg(err, errlen, -1, "unknown PMU '%s' in '%s' (see tdtop --list-events)", pmu,
 			    name);
 	if (pmu_read_type(root, pmu, &type, msg, sizeof(msg)))
-		return fail(err, errlen, "%s", msg);
+		return errmsg(err, errlen, -1, "%s", msg);
 
 	nr = pmu_terms_parse(body, terms, PMU_MAX_TERMS, msg, sizeof(msg));
 	if (nr < 0)
-		return fail(err, errlen, "bad event '%s': %s", name, msg);
+		return errmsg(err, errlen, -1, "bad event '%s': %s", name, msg);
 
 	/* A bare word naming an events/ file is the alias; perf's rule too. */
 	for (int i = 0; i < nr; i++) {
@@ -215,7 +201,7 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 		if (ret && ret != -E2BIG)
 			continue;
 		if (alias)
-			return fail(err, errlen, "'%s' names two events: '%s' and '%s'", name,
+			return errmsg(err, errlen, -1, "'%s' names two events: '%s' and '%s'", name,
 				    alias->name, terms[i].name);
 		alias = &terms[i];
 	}
@@ -227,13 +213,13 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 		if (pmu_read_scale(root, pmu, alias->name, &e->scale, msg, sizeof(msg)) ||
 		    pmu_read_unit(root, pmu, alias->name, e->unit, sizeof(e->unit), msg,
 				  sizeof(msg)))
-			return fail(err, errlen, "%s", msg);
+			return errmsg(err, errlen, -1, "%s", msg);
 	}
 	for (int i = 0; i < nr; i++) {
 		if (&terms[i] == alias)
 			continue;
 		if (pmu_terms_apply(root, pmu, &terms[i], 1, cfg, msg, sizeof(msg)))
-			return fail(err, errlen, "bad event '%s': %s", name, msg);
+			return errmsg(err, errlen, -1, "bad event '%s': %s", name, msg);
 	}
 	e->config = cfg[PMU_CONFIG];
 	e->config1 = cfg[PMU_CONFIG1];
@@ -266,12 +252,12 @@ static int resolve(const char *root, const char *name, struct event_spec *e, cha
 	if (ret <= 0)
 		return ret;
 	if (strchr(name, ':'))
-		return fail(err, errlen,
+		return errmsg(err, errlen, -1,
 			    "unknown event '%s': modifiers such as ':u' are not supported", name);
 	pmu_hint(root, name, hint, sizeof(hint));
 	if (hint[0])
-		return fail(err, errlen, "unknown event '%s' (did you mean %s?)", name, hint);
-	return fail(err, errlen, "unknown event '%s' (see tdtop --list-events)", name);
+		return errmsg(err, errlen, -1, "unknown event '%s' (did you mean %s?)", name, hint);
+	return errmsg(err, errlen, -1, "unknown event '%s' (see tdtop --list-events)", name);
 }
 
 static int check_duplicate(const struct event_list *out, const struct event_spec *e, char *err,
@@ -281,10 +267,10 @@ static int check_duplicate(const struct event_list *out, const struct event_spec
 		const struct event_spec *o = &out->ev[i];
 
 		if (!strcmp(o->name, e->name))
-			return fail(err, errlen, "event '%s' is listed twice", e->name);
+			return errmsg(err, errlen, -1, "event '%s' is listed twice", e->name);
 		if (o->type == e->type && o->config == e->config && o->config1 == e->config1 &&
 		    o->config2 == e->config2)
-			return fail(err, errlen, "events '%s' and '%s' are the same event", o->name,
+			return errmsg(err, errlen, -1, "events '%s' and '%s' are the same event", o->name,
 				    e->name);
 	}
 	return 0;
@@ -325,14 +311,14 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 
 	memset(out, 0, sizeof(*out));
 	if (!list)
-		return fail(err, errlen, "empty event list");
+		return errmsg(err, errlen, -1, "empty event list");
 	{
 		const char *s = list;
 		size_t n = strlen(list);
 
 		trim(&s, &n);
 		if (!n)
-			return fail(err, errlen, "empty event list");
+			return errmsg(err, errlen, -1, "empty event list");
 	}
 
 	while (pos) {
@@ -345,16 +331,16 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 		idx++;
 		trim(&s, &n);
 		if (!n)
-			return fail(err, errlen, "empty event (element %d) in list '%.64s'", idx,
+			return errmsg(err, errlen, -1, "empty event (element %d) in list '%.64s'", idx,
 				    list);
 		if (n >= sizeof(name))
-			return fail(err, errlen,
+			return errmsg(err, errlen, -1,
 				    "event '%.24s...' is too long (at most %d characters)", s,
 				    EVENT_NAME_LEN - 1);
 		memcpy(name, s, n);
 		name[n] = '\0';
 		if (out->nr == MAX_EVENTS)
-			return fail(err, errlen, "too many events: at most %d can be counted",
+			return errmsg(err, errlen, -1, "too many events: at most %d can be counted",
 				    MAX_EVENTS);
 		if (resolve(sysfs_root, name, &e, err, errlen))
 			return -1;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "errmsg.h"
 #include "pmu.h"
 
 #define DEVICES_DIR "bus/event_source/devices"
@@ -28,20 +29,6 @@
 
 static const char *const field_names[NR_PMU_FIELDS] = { "config", "config1", "config2" };
 
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
 
 bool pmu_name_valid(const char *name)
 {
@@ -122,7 +109,7 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 	__u64 mask = 0;
 
 	if (!colon)
-		return fail(err, errlen, -EINVAL, "bad format '%s': no ':'", s);
+		return errmsg(err, errlen, -EINVAL, "bad format '%s': no ':'", s);
 	for (int i = 0; i < NR_PMU_FIELDS; i++) {
 		size_t n = strlen(field_names[i]);
 
@@ -130,7 +117,7 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 			field = i;
 	}
 	if (field < 0)
-		return fail(err, errlen, -EINVAL,
+		return errmsg(err, errlen, -EINVAL,
 			    "bad format '%s': field is not config, config1 or config2", s);
 
 	for (p = colon + 1;;) {
@@ -138,19 +125,19 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 		int ret = parse_dec(&p, 1000, &lo);
 
 		if (ret == -EINVAL)
-			return fail(err, errlen, ret, "bad format '%s': expected a bit number", s);
+			return errmsg(err, errlen, ret, "bad format '%s': expected a bit number", s);
 		hi = lo;
 		if (!ret && *p == '-') {
 			p++;
 			ret = parse_dec(&p, 1000, &hi);
 			if (ret == -EINVAL)
-				return fail(err, errlen, ret,
+				return errmsg(err, errlen, ret,
 					    "bad format '%s': expected a bit number", s);
 		}
 		if (ret || lo > 63 || hi > 63)
-			return fail(err, errlen, -ERANGE, "bad format '%s': bits must be 0-63", s);
+			return errmsg(err, errlen, -ERANGE, "bad format '%s': bits must be 0-63", s);
 		if (lo > hi)
-			return fail(err, errlen, -EINVAL,
+			return errmsg(err, errlen, -EINVAL,
 				    "bad format '%s': range %llu-%llu is reversed", s,
 				    (unsigned long long)lo, (unsigned long long)hi);
 		for (__u64 b = lo; b <= hi; b++)
@@ -158,7 +145,7 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 		if (!*p)
 			break;
 		if (*p != ',')
-			return fail(err, errlen, -EINVAL, "bad format '%s': junk at '%s'", s, p);
+			return errmsg(err, errlen, -EINVAL, "bad format '%s': junk at '%s'", s, p);
 		p++;
 	}
 	f->field = field;
@@ -179,9 +166,9 @@ int pmu_format_apply(const struct pmu_format *f, const char *term, __u64 val,
 	int vbit = 0;
 
 	if (f->field < 0 || f->field >= NR_PMU_FIELDS || !width)
-		return fail(err, errlen, -EINVAL, "term '%s' has an empty format", term);
+		return errmsg(err, errlen, -EINVAL, "term '%s' has an empty format", term);
 	if (width < 64 && val >> width)
-		return fail(err, errlen, -ERANGE,
+		return errmsg(err, errlen, -ERANGE,
 			    "value %#llx does not fit term '%s' (%d bits, max %#llx)",
 			    (unsigned long long)val, term, width,
 			    (unsigned long long)((1ULL << width) - 1));
@@ -212,15 +199,15 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 
 	memset(t, 0, sizeof(*t));
 	if (!nlen)
-		return fail(err, errlen, -EINVAL, "term '%.*s' has no name", (int)len, s);
+		return errmsg(err, errlen, -EINVAL, "term '%.*s' has no name", (int)len, s);
 	if (nlen >= PMU_NAME_LEN)
-		return fail(err, errlen, -EINVAL, "term name '%.*s...' is too long", 16, s);
+		return errmsg(err, errlen, -EINVAL, "term name '%.*s...' is too long", 16, s);
 	for (size_t i = 0; i < nlen; i++)
 		if (!term_char(s[i]))
-			return fail(err, errlen, -EINVAL, "bad character in term '%.*s'", (int)len,
+			return errmsg(err, errlen, -EINVAL, "bad character in term '%.*s'", (int)len,
 				    s);
 	if (s[0] == '.')
-		return fail(err, errlen, -EINVAL, "bad term name '%.*s'", (int)nlen, s);
+		return errmsg(err, errlen, -EINVAL, "bad term name '%.*s'", (int)nlen, s);
 	memcpy(t->name, s, nlen);
 	t->name[nlen] = '\0';
 	if (!eq) {
@@ -230,9 +217,9 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 
 	vlen = len - nlen - 1;
 	if (!vlen)
-		return fail(err, errlen, -EINVAL, "term '%s=' has no value", t->name);
+		return errmsg(err, errlen, -EINVAL, "term '%s=' has no value", t->name);
 	if (vlen >= sizeof(val))
-		return fail(err, errlen, -ERANGE, "value of term '%s' is too long", t->name);
+		return errmsg(err, errlen, -ERANGE, "value of term '%s' is too long", t->name);
 	memcpy(val, eq + 1, vlen);
 	val[vlen] = '\0';
 	t->has_val = true;
@@ -242,10 +229,10 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 	}
 	ret = pmu_parse_u64(val, &t->val);
 	if (ret == -ERANGE)
-		return fail(err, errlen, ret, "value '%s' of term '%s' does not fit in 64 bits",
+		return errmsg(err, errlen, ret, "value '%s' of term '%s' does not fit in 64 bits",
 			    val, t->name);
 	if (ret)
-		return fail(err, errlen, ret, "bad value '%s' for term '%s'", val, t->name);
+		return errmsg(err, errlen, ret, "bad value '%s' for term '%s'", val, t->name);
 	return 0;
 }
 
@@ -254,16 +241,16 @@ int pmu_terms_parse(const char *s, struct pmu_term *terms, int max, char *err, s
 	int nr = 0;
 
 	if (!*s)
-		return fail(err, errlen, -EINVAL, "no terms");
+		return errmsg(err, errlen, -EINVAL, "no terms");
 	for (;;) {
 		const char *comma = strchr(s, ',');
 		size_t len = comma ? (size_t)(comma - s) : strlen(s);
 		int ret;
 
 		if (!len)
-			return fail(err, errlen, -EINVAL, "empty term");
+			return errmsg(err, errlen, -EINVAL, "empty term");
 		if (nr == max)
-			return fail(err, errlen, -E2BIG, "too many terms (at most %d)", max);
+			return errmsg(err, errlen, -E2BIG, "too many terms (at most %d)", max);
 		ret = term_parse(s, len, &terms[nr], err, errlen);
 		if (ret)
 			return ret;
@@ -303,14 +290,14 @@ int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t er
 			ret = parse_dec(&p, UINT64_MAX, &hi);
 		}
 		if (ret == -EINVAL)
-			return fail(err, errlen, ret, "bad CPU list '%.*s': expected a CPU number",
+			return errmsg(err, errlen, ret, "bad CPU list '%.*s': expected a CPU number",
 				    (int)len, s);
 		if (ret || lo >= MAX_CPUS || hi >= MAX_CPUS)
-			return fail(err, errlen, -ERANGE,
+			return errmsg(err, errlen, -ERANGE,
 				    "bad CPU list '%.*s': CPUs must be below %d", (int)len, s,
 				    MAX_CPUS);
 		if (lo > hi)
-			return fail(err, errlen, -EINVAL,
+			return errmsg(err, errlen, -EINVAL,
 				    "bad CPU list '%.*s': range %llu-%llu is reversed", (int)len, s,
 				    (unsigned long long)lo, (unsigned long long)hi);
 		for (__u64 c = lo; c <= hi; c++)
@@ -318,7 +305,7 @@ int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t er
 		if ((size_t)(p - s) == len)
 			return 0;
 		if (*p != ',')
-			return fail(err, errlen, -EINVAL, "bad CPU list '%.*s': junk at '%.*s'",
+			return errmsg(err, errlen, -EINVAL, "bad CPU list '%.*s': junk at '%.*s'",
 				    (int)len, s, (int)(len - (p - s)), p);
 		p++;
 	}
@@ -331,13 +318,13 @@ static int pmu_path(char *buf, size_t len, const char *root, const char *pmu, co
 	int n;
 
 	if (!pmu_name_valid(pmu))
-		return fail(err, errlen, -EINVAL, "bad PMU name '%s'", pmu);
+		return errmsg(err, errlen, -EINVAL, "bad PMU name '%s'", pmu);
 	if (name && !pmu_name_valid(name))
-		return fail(err, errlen, -EINVAL, "bad name '%s' for PMU '%s'", name, pmu);
+		return errmsg(err, errlen, -EINVAL, "bad name '%s' for PMU '%s'", name, pmu);
 	n = snprintf(buf, len, "%s/" DEVICES_DIR "/%s%s%s%s%s%s", root, pmu, sub ? "/" : "",
 		     sub ? sub : "", name ? "/" : "", name ? name : "", suffix ? suffix : "");
 	if (n < 0 || (size_t)n >= len)
-		return fail(err, errlen, -ENAMETOOLONG, "sysfs path under '%s' is too long", root);
+		return errmsg(err, errlen, -ENAMETOOLONG, "sysfs path under '%s' is too long", root);
 	return 0;
 }
 
@@ -354,7 +341,7 @@ static int read_file(const char *path, char *buf, size_t len, char *err, size_t 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		return fail(err, errlen, ret, "failed to open %s: %s", path, strerror(errno));
+		return errmsg(err, errlen, ret, "failed to open %s: %s", path, strerror(errno));
 	}
 	for (;;) {
 		char extra;
@@ -368,13 +355,13 @@ static int read_file(const char *path, char *buf, size_t len, char *err, size_t 
 			if (errno == EINTR)
 				continue;
 			ret = -errno;
-			fail(err, errlen, ret, "failed to read %s: %s", path, strerror(errno));
+			errmsg(err, errlen, ret, "failed to read %s: %s", path, strerror(errno));
 			break;
 		}
 		if (!r)
 			break;
 		if (n == len - 1) {
-			ret = fail(err, errlen, -E2BIG, "failed to read %s: longer than %zu bytes",
+			ret = errmsg(err, errlen, -E2BIG, "failed to read %s: longer than %zu bytes",
 				   path, len - 1);
 			break;
 		}
@@ -384,7 +371,7 @@ static int read_file(const char *path, char *buf, size_t len, char *err, size_t 
 	if (ret)
 		return ret;
 	if (memchr(buf, '\0', n))
-		return fail(err, errlen, -EINVAL, "failed to read %s: binary content", path);
+		return errmsg(err, errlen, -EINVAL, "failed to read %s: binary content", path);
 	while (n && isspace((unsigned char)buf[n - 1]))
 		n--;
 	buf[n] = '\0';
@@ -396,7 +383,7 @@ static int check_printable(const char *path, const char *s, char *err, size_t er
 {
 	for (; *s; s++)
 		if (!isprint((unsigned char)*s))
-			return fail(err, errlen, -EINVAL,
+			return errmsg(err, errlen, -EINVAL,
 				    "bad content in %s: unprintable character", path);
 	return 0;
 }
@@ -437,7 +424,7 @@ int pmu_read_type(const char *root, const char *pmu, __u32 *type, char *err, siz
 		return ret;
 	ret = parse_dec(&p, UINT32_MAX, &v);
 	if (ret || *p)
-		return fail(err, errlen, ret == -ERANGE ? ret : -EINVAL,
+		return errmsg(err, errlen, ret == -ERANGE ? ret : -EINVAL,
 			    "bad type '%s' for PMU '%s'", buf, pmu);
 	*type = (__u32)v;
 	return 0;
@@ -455,7 +442,7 @@ int pmu_read_format(const char *root, const char *pmu, const char *term, struct 
 		return ret;
 	ret = pmu_format_parse(buf, f, msg, sizeof(msg));
 	if (ret)
-		return fail(err, errlen, ret, "PMU '%s' term '%s': %s", pmu, term, msg);
+		return errmsg(err, errlen, ret, "PMU '%s' term '%s': %s", pmu, term, msg);
 	return 0;
 }
 
@@ -494,7 +481,7 @@ int pmu_read_scale(const char *root, const char *pmu, const char *event, double 
 	errno = 0;
 	v = loc ? strtod_l(buf, &end, loc) : strtod(buf, &end);
 	if (end == buf || *end || errno || !isfinite(v) || v <= 0)
-		return fail(err, errlen, -EINVAL, "bad scale '%s' for %s/%s/", buf, pmu, event);
+		return errmsg(err, errlen, -EINVAL, "bad scale '%s' for %s/%s/", buf, pmu, event);
 	*scale = v;
 	return 0;
 }
@@ -514,7 +501,7 @@ int pmu_read_unit(const char *root, const char *pmu, const char *event, char *un
 	if (ret)
 		return ret;
 	if (strlen(buf) >= unitlen)
-		return fail(err, errlen, -E2BIG, "unit '%s' of %s/%s/ is too long (max %zu)", buf,
+		return errmsg(err, errlen, -E2BIG, "unit '%s' of %s/%s/ is too long (max %zu)", buf,
 			    pmu, event, unitlen ? unitlen - 1 : 0);
 	strcpy(unit, buf);
 	return 0;
@@ -531,7 +518,7 @@ int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char
 
 	buf = malloc(CPULIST_FILE_LEN);
 	if (!buf)
-		return fail(err, errlen, -ENOMEM, "failed to read CPUs of PMU '%s': out of memory",
+		return errmsg(err, errlen, -ENOMEM, "failed to read CPUs of PMU '%s': out of memory",
 			    pmu);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ret == -ENOENT; i++) {
 		ret = read_pmu_file(root, pmu, NULL, files[i], NULL, buf, CPULIST_FILE_LEN, err,
@@ -541,11 +528,11 @@ int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char
 		ret = pmu_cpulist_parse(buf, cpus, msg, sizeof(msg));
 		if (ret) {
 			pmu_path(path, sizeof(path), root, pmu, NULL, files[i], NULL, NULL, 0);
-			fail(err, errlen, ret, "%s: %s", path, msg);
+			errmsg(err, errlen, ret, "%s: %s", path, msg);
 		}
 	}
 	if (ret == -ENOENT)
-		fail(err, errlen, ret, "PMU '%s' has no cpus or cpumask file", pmu);
+		errmsg(err, errlen, ret, "PMU '%s' has no cpus or cpumask file", pmu);
 	free(buf);
 	return ret;
 }
@@ -703,7 +690,7 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 		int ret, field;
 
 		if (t->placeholder)
-			return fail(err, errlen, -EINVAL,
+			return errmsg(err, errlen, -EINVAL,
 				    "term '%s' of PMU '%s' needs a value ('%s=?')", t->name, pmu,
 				    t->name);
 		ret = pmu_read_format(root, pmu, t->name, &f, err, errlen);
@@ -715,7 +702,7 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 			char valid[200];
 
 			format_names(root, pmu, valid, sizeof(valid));
-			return fail(err, errlen, -ENOENT, "unknown term '%s' for PMU '%s' (%s%s)",
+			return errmsg(err, errlen, -ENOENT, "unknown term '%s' for PMU '%s' (%s%s)",
 				    t->name, pmu, valid[0] ? "valid: " : "it has no format terms",
 				    valid);
 		}

@@ -9,19 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "errmsg.h"
 #include "record_codec.h"
-
-int rec_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 int rec_field_err(const struct rec_ctx *c, const char *name, const char *fmt, ...)
 {
@@ -32,8 +21,8 @@ int rec_field_err(const struct rec_ctx *c, const char *name, const char *fmt, ..
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (!c->line)
-		return rec_errf(c->err, c->errlen, "field '%s%s' %s", c->prefix, name, what);
-	return rec_errf(c->err, c->errlen, "line %lu: field '%s%s' %s", c->line, c->prefix, name,
+		return errmsg(c->err, c->errlen, -1, "field '%s%s' %s", c->prefix, name, what);
+	return errmsg(c->err, c->errlen, -1, "line %lu: field '%s%s' %s", c->line, c->prefix, name,
 			what);
 }
 

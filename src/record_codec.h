@@ -22,8 +22,6 @@ struct rec_ctx {
 	size_t errlen;
 };
 
-/* printf into *err* (may be NULL); returns -1 so callers can return it. */
-int rec_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* "line N: field '<prefix><name>' <what>"; returns -1. */
 int rec_field_err(const struct rec_ctx *c, const char *name, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "errmsg.h"
 #include "record.h"
 #include "record_codec.h"
 #include "topdown.h"
@@ -430,14 +431,14 @@ int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, 
 
 	memset(h, 0, sizeof(*h));
 	if (rec_get_str(&c, j, "format", format, sizeof(format)) || strcmp(format, REC_FORMAT_NAME))
-		return rec_errf(err, errlen,
+		return errmsg(err, errlen, -1,
 				"line %lu: not a tdtop recording: field 'format' must be \"%s\"",
 				line, REC_FORMAT_NAME);
 	/* before anything else: a newer version may have changed any field */
 	if (rec_get_range(&c, j, "version", 1, INT_MAX, &v))
 		return -1;
 	if (v > REC_FORMAT_VERSION)
-		return rec_errf(err, errlen,
+		return errmsg(err, errlen, -1,
 				"line %lu: recording format version %llu is newer than this tdtop "
 				"supports (%d)", line, (unsigned long long)v, REC_FORMAT_VERSION);
 	h->version = (int)v;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "aggregate.h"
+#include "errmsg.h"
 #include "record.h"
 #include "record_cgroup.h"
 #include "record_codec.h"
@@ -70,25 +71,25 @@ static int parse_line(const char *line, size_t len, unsigned long lineno, json_t
 	json_t *j;
 
 	if (!len)
-		return rec_errf(err, errlen, "line %lu: empty line", lineno);
+		return errmsg(err, errlen, -1, "line %lu: empty line", lineno);
 	if (memchr(line, '\0', len))
-		return rec_errf(err, errlen, "line %lu: NUL byte, not a text line", lineno);
+		return errmsg(err, errlen, -1, "line %lu: NUL byte, not a text line", lineno);
 	j = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!j) {
 		char why[sizeof(jerr.text)];
 
 		sanitize(why, sizeof(why), jerr.text);
-		return rec_errf(err, errlen, "line %lu: invalid JSON at column %d: %s", lineno,
+		return errmsg(err, errlen, -1, "line %lu: invalid JSON at column %d: %s", lineno,
 				jerr.column, why);
 	}
 	if (!json_is_object(j)) {
 		json_decref(j);
-		return rec_errf(err, errlen, "line %lu: not a JSON object", lineno);
+		return errmsg(err, errlen, -1, "line %lu: not a JSON object", lineno);
 	}
 	t = json_object_get(j, "type");
 	if (!json_is_string(t)) {
 		json_decref(j);
-		return rec_errf(err, errlen, "line %lu: field 'type' must be a string", lineno);
+		return errmsg(err, errlen, -1, "line %lu: field 'type' must be a string", lineno);
 	}
 	for (size_t i = 0; i < sizeof(line_types) / sizeof(line_types[0]); i++) {
 		if (!strcmp(json_string_value(t), line_types[i]) &&
@@ -100,7 +101,7 @@ static int parse_line(const char *line, size_t len, unsigned long lineno, json_t
 	}
 	sanitize(text, sizeof(text), json_string_value(t));
 	json_decref(j);
-	return rec_errf(err, errlen, "line %lu: unknown line type '%s'", lineno, text);
+	return errmsg(err, errlen, -1, "line %lu: unknown line type '%s'", lineno, text);
 }
 
 /* Read and parse the next line: 1 with *j* set, 0 at the end of the data
@@ -140,23 +141,23 @@ static struct rec_reader *reader_new(struct rec_src *src, struct rec_header *h, 
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		rec_src__close(src);
-		rec_errf(err, errlen, "failed to read recording: out of memory");
+		errmsg(err, errlen, -1, "failed to read recording: out of memory");
 		return NULL;
 	}
 	r->src = src;
 	ret = next_line(r, &j, &type, &partial);
 	if (ret == 0) {
 		if (partial)
-			rec_errf(r->msg, sizeof(r->msg), "line 1: incomplete header line: file "
+			errmsg(r->msg, sizeof(r->msg), -1, "line 1: incomplete header line: file "
 				 "truncated or not a tdtop recording");
 		else
-			rec_errf(r->msg, sizeof(r->msg), "line 1: empty file, header missing");
+			errmsg(r->msg, sizeof(r->msg), -1, "line 1: empty file, header missing");
 		goto fail;
 	}
 	if (ret < 0)
 		goto fail;
 	if (type != LINE_HEADER) {
-		rec_errf(r->msg, sizeof(r->msg), "line 1: header missing: first line has type '%s'",
+		errmsg(r->msg, sizeof(r->msg), -1, "line 1: header missing: first line has type '%s'",
 			 line_types[type]);
 		json_decref(j);
 		goto fail;
@@ -168,7 +169,7 @@ static struct rec_reader *reader_new(struct rec_src *src, struct rec_header *h, 
 	r->nr_events = h->nr_events;
 	return r;
 fail:
-	rec_errf(err, errlen, "%s", r->msg);
+	errmsg(err, errlen, -1, "%s", r->msg);
 	rec_reader__close(r);
 	return NULL;
 }
@@ -183,7 +184,7 @@ struct rec_reader *rec_reader__open(const char *path, struct rec_header *h, char
 				  errlen);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		rec_errf(err, errlen, "failed to open %s: %s", path, strerror(errno));
+		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	return reader_new(rec_src__open_fd(fd, true, err, errlen), h, err, errlen);
@@ -261,7 +262,7 @@ static int parse_task(struct rec_reader *r, const json_t *j, struct sample *s)
 	t.pid = (__u32)pid;
 	slot = sample__add(s);
 	if (!slot)
-		return rec_errf(r->msg, sizeof(r->msg), "line %lu: out of memory", c.line);
+		return errmsg(r->msg, sizeof(r->msg), -1, "line %lu: out of memory", c.line);
 	*slot = t;
 	return 0;
 }
@@ -287,10 +288,10 @@ static int parse_cgroup(struct rec_reader *r, const json_t *j)
 				     "or \"..\" ones");
 	ret = rec_cgroups__set(&r->cg, id, path, len);
 	if (ret == -ENOSPC)
-		return rec_errf(r->msg, sizeof(r->msg), "line %lu: more than %d cgroups", c.line,
+		return errmsg(r->msg, sizeof(r->msg), -1, "line %lu: more than %d cgroups", c.line,
 				REC_MAX_CGROUPS);
 	if (ret < 0)
-		return rec_errf(r->msg, sizeof(r->msg), "line %lu: out of memory", c.line);
+		return errmsg(r->msg, sizeof(r->msg), -1, "line %lu: out of memory", c.line);
 	return 0;
 }
 
@@ -300,17 +301,17 @@ static int misplaced(struct rec_reader *r, enum line_type type)
 	unsigned long line = rec_src__lineno(r->src);
 
 	if (type == LINE_HEADER)
-		return rec_errf(r->msg, sizeof(r->msg),
+		return errmsg(r->msg, sizeof(r->msg), -1,
 				"line %lu: a second header (concatenated recordings?)", line);
 	if (type == LINE_INTERVAL)
-		return rec_errf(r->msg, sizeof(r->msg),
+		return errmsg(r->msg, sizeof(r->msg), -1,
 				"line %lu: interval %llu started before interval %llu ended", line,
 				(unsigned long long)r->seq + 2, (unsigned long long)r->seq + 1);
 	if (type == LINE_CGROUP)
-		return rec_errf(r->msg, sizeof(r->msg),
+		return errmsg(r->msg, sizeof(r->msg), -1,
 				"line %lu: 'cgroup' line inside interval %llu", line,
 				(unsigned long long)r->seq + 1);
-	return rec_errf(r->msg, sizeof(r->msg), "line %lu: '%s' line outside an interval", line,
+	return errmsg(r->msg, sizeof(r->msg), -1, "line %lu: '%s' line outside an interval", line,
 			line_types[type]);
 }
 
@@ -320,10 +321,10 @@ static void set_end(struct rec_reader *r, bool partial, bool in_interval)
 
 	r->state = AT_END;
 	if (partial || in_interval)
-		rec_errf(r->msg, sizeof(r->msg),
+		errmsg(r->msg, sizeof(r->msg), -1,
 			 "truncated at line %lu: last interval incomplete, ignored", line);
 	else if (rec_src__truncated(r->src))
-		rec_errf(r->msg, sizeof(r->msg),
+		errmsg(r->msg, sizeof(r->msg), -1,
 			 "truncated at line %lu: compressed stream incomplete, every complete "
 			 "interval was read", line);
 	else
@@ -342,7 +343,7 @@ static int check_end(struct rec_reader *r, const json_t *j, size_t nr, __u64 dec
 		return rec_field_err(&c, "seq", "is %llu, expected %llu", (unsigned long long)seq,
 				     (unsigned long long)r->seq + 1);
 	if (nr != declared)
-		return rec_errf(r->msg, sizeof(r->msg),
+		return errmsg(r->msg, sizeof(r->msg), -1,
 				"line %lu: interval ended after %zu of its %llu tasks", c.line, nr,
 				(unsigned long long)declared);
 	return 0;
@@ -388,7 +389,7 @@ static int read_interval(struct rec_reader *r, struct sample *s)
 			return ret;
 		}
 		if (type == LINE_TASK && s->nr == declared) {
-			ret = rec_errf(r->msg, sizeof(r->msg),
+			ret = errmsg(r->msg, sizeof(r->msg), -1,
 				       "line %lu: more tasks than the interval declares (%llu)",
 				       rec_src__lineno(r->src), (unsigned long long)declared);
 		} else if (type == LINE_TASK) {
@@ -426,7 +427,7 @@ int rec_reader__next(struct rec_reader *r, struct sample *s, char *msg, size_t m
 		ret = read_interval(r, s);
 		if (ret == 1) {
 			r->seq++;
-			rec_errf(msg, msglen, "%s", "");
+			errmsg(msg, msglen, -1, "%s", "");
 			return 1;
 		}
 		if (ret < 0)
@@ -434,7 +435,7 @@ int rec_reader__next(struct rec_reader *r, struct sample *s, char *msg, size_t m
 		/* a partial interval must not reach a careless caller */
 		sample_reset(s);
 	}
-	rec_errf(msg, msglen, "%s", r->msg);
+	errmsg(msg, msglen, -1, "%s", r->msg);
 	return r->state == AT_END ? 0 : -1;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "errmsg.h"
 #include "record.h"
 #include "record_codec.h"
 #include "record_src.h"
@@ -72,7 +73,7 @@ static int raw_more(struct rec_src *s, char *err, size_t errlen)
 		n = read(s->fd, s->in, IN_SIZE);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return rec_errf(err, errlen, "failed to read recording: %s", strerror(errno));
+		return errmsg(err, errlen, -1, "failed to read recording: %s", strerror(errno));
 	if (n == 0) {
 		s->raw_eof = true;
 		return 0;
@@ -100,7 +101,7 @@ static int detect(struct rec_src *s, char *err, size_t errlen)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0)
-				return rec_errf(err, errlen, "failed to read recording: %s",
+				return errmsg(err, errlen, -1, "failed to read recording: %s",
 						strerror(errno));
 			if (n == 0)
 				break;
@@ -116,7 +117,7 @@ static int detect(struct rec_src *s, char *err, size_t errlen)
 		return 0;
 	/* 16: a gzip wrapper, not zlib or raw deflate */
 	if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
-		return rec_errf(err, errlen, "failed to read recording: out of memory");
+		return errmsg(err, errlen, -1, "failed to read recording: out of memory");
 	s->zinit = true;
 	return 0;
 }
@@ -174,7 +175,7 @@ static ssize_t read_gzip(struct rec_src *s, char *dst, size_t len, char *err, si
 			goto fail;
 	}
 fail:
-	return rec_errf(err, errlen, "failed to decompress recording: %s",
+	return errmsg(err, errlen, -1, "failed to decompress recording: %s",
 			s->zs.msg ? s->zs.msg : zError(s->zerr));
 }
 
@@ -186,7 +187,7 @@ static struct rec_src *src_new(char *err, size_t errlen)
 		s->buf = malloc(LINE_BUF_MIN);
 	if (!s || !s->buf) {
 		free(s);
-		rec_errf(err, errlen, "failed to read recording: out of memory");
+		errmsg(err, errlen, -1, "failed to read recording: out of memory");
 		return NULL;
 	}
 	s->cap = LINE_BUF_MIN;
@@ -207,7 +208,7 @@ struct rec_src *rec_src__open_fd(int fd, bool own, char *err, size_t errlen)
 	s->own_fd = own;
 	s->in = malloc(IN_SIZE);
 	if (!s->in) {
-		rec_errf(err, errlen, "failed to read recording: out of memory");
+		errmsg(err, errlen, -1, "failed to read recording: out of memory");
 		rec_src__close(s);
 		return NULL;
 	}
@@ -249,7 +250,7 @@ static int fill(struct rec_src *s, char *err, size_t errlen)
 		char *buf = realloc(s->buf, cap);
 
 		if (!buf)
-			return rec_errf(err, errlen, "failed to read recording: out of memory");
+			return errmsg(err, errlen, -1, "failed to read recording: out of memory");
 		s->buf = buf;
 		s->cap = cap;
 	}
@@ -292,7 +293,7 @@ enum rec_line_ret rec_src__line(struct rec_src *s, const char **line, size_t *le
 		if (!r)
 			s->eof = true;
 	}
-	rec_errf(err, errlen, "line %lu: longer than %d bytes", s->lineno, REC_MAX_LINE);
+	errmsg(err, errlen, -1, "line %lu: longer than %d bytes", s->lineno, REC_MAX_LINE);
 	return REC_LINE_ERROR;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "aggregate.h"
+#include "errmsg.h"
 #include "record.h"
 #include "record_cgroup.h"
 #include "record_codec.h"
@@ -38,7 +39,7 @@ static int gz_err(gzFile gz, const char *what, char *err, size_t errlen)
 
 	if (errnum == Z_ERRNO)
 		msg = strerror(errno);
-	return rec_errf(err, errlen, "failed to %s recording: %s", what, msg);
+	return errmsg(err, errlen, -1, "failed to %s recording: %s", what, msg);
 }
 
 /* Encode *j* as one line and hand it to zlib (not yet flushed). */
@@ -48,20 +49,20 @@ static int put_line(struct recorder *r, const json_t *j, int digits, char *err, 
 	size_t n = json_dumpb(j, r->line, r->cap, flags);
 
 	if (!n)
-		return rec_errf(err, errlen, "failed to encode recording line: out of memory");
+		return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
 	if (n >= r->cap) {
 		size_t cap = n + 1 > 4096 ? n + 1 : 4096;
 		char *line = realloc(r->line, cap);
 
 		if (!line)
-			return rec_errf(err, errlen, "failed to encode recording line: out of memory");
+			return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
 		r->line = line;
 		r->cap = cap;
 		n = json_dumpb(j, r->line, r->cap, flags);
 	}
 	/* cannot happen with the field limits; would make the file unreadable */
 	if (n > REC_MAX_LINE)
-		return rec_errf(err, errlen, "failed to encode recording line: %zu bytes", n);
+		return errmsg(err, errlen, -1, "failed to encode recording line: %zu bytes", n);
 	r->line[n++] = '\n';
 	if (gzwrite(r->gz, r->line, (unsigned int)n) != (int)n) {
 		r->failed = true;
@@ -76,7 +77,7 @@ static int put_new(struct recorder *r, json_t *j, int digits, char *err, size_t 
 	int ret;
 
 	if (!j)
-		return rec_errf(err, errlen, "failed to encode recording line: out of memory");
+		return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
 	ret = put_line(r, j, digits, err, errlen);
 	json_decref(j);
 	return ret;
@@ -100,12 +101,12 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 	json_t *line;
 
 	if (rec_header__check(h, why, sizeof(why))) {
-		rec_errf(err, errlen, "invalid recording header: %s", why);
+		errmsg(err, errlen, -1, "invalid recording header: %s", why);
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		rec_errf(err, errlen, "failed to open %s: out of memory", path);
+		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
 		return NULL;
 	}
 	r->nr_events = h->nr_events;
@@ -114,14 +115,14 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 	else
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		rec_errf(err, errlen, "failed to open %s: %s", path, strerror(errno));
+		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
 		free(r);
 		return NULL;
 	}
 	/* "T": transparent, so plain files go through the same calls */
 	r->gz = gzdopen(fd, gzip ? "wb6" : "wbT");
 	if (!r->gz) {
-		rec_errf(err, errlen, "failed to open %s: out of memory", path);
+		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
 		close(fd);
 		free(r);
 		return NULL;
@@ -141,25 +142,25 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 static int check_sample(const struct sample *s, char *err, size_t errlen)
 {
 	if (!isfinite(s->ts) || s->ts < 0)
-		return rec_errf(err, errlen, "failed to record interval: ts %g is not >= 0", s->ts);
+		return errmsg(err, errlen, -1, "failed to record interval: ts %g is not >= 0", s->ts);
 	if (!isfinite(s->interval_s) || s->interval_s < 0)
-		return rec_errf(err, errlen, "failed to record interval: interval_s %g is not >= 0",
+		return errmsg(err, errlen, -1, "failed to record interval: interval_s %g is not >= 0",
 				s->interval_s);
 	if (s->ncpus < 1 || s->ncpus > MAX_CPUS)
-		return rec_errf(err, errlen, "failed to record interval: ncpus %d not in 1..%d",
+		return errmsg(err, errlen, -1, "failed to record interval: ncpus %d not in 1..%d",
 				s->ncpus, MAX_CPUS);
 	if (s->nr > REC_MAX_TASKS)
-		return rec_errf(err, errlen, "failed to record interval: %zu tasks, at most %d",
+		return errmsg(err, errlen, -1, "failed to record interval: %zu tasks, at most %d",
 				s->nr, REC_MAX_TASKS);
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct task_delta *t = &s->tasks[i];
 
 		if (t->tid < 1 || t->tid > REC_PID_MAX || t->pid < 1 || t->pid > REC_PID_MAX)
-			return rec_errf(err, errlen,
+			return errmsg(err, errlen, -1,
 					"failed to record interval: task %zu has tid %u pid %u, "
 					"not in 1..%d", i, t->tid, t->pid, REC_PID_MAX);
 		if (!memchr(t->comm, '\0', TASK_COMM_LEN) || !memchr(t->pcomm, '\0', TASK_COMM_LEN))
-			return rec_errf(err, errlen,
+			return errmsg(err, errlen, -1,
 					"failed to record interval: task %zu (tid %u) has a name "
 					"without NUL", i, t->tid);
 	}
@@ -238,7 +239,7 @@ int recorder__write(struct recorder *r, const struct sample *s, char *err, size_
 	int digits;
 
 	if (r->failed)
-		return rec_errf(err, errlen, "failed to record interval: an earlier write failed");
+		return errmsg(err, errlen, -1, "failed to record interval: an earlier write failed");
 	if (check_sample(s, err, errlen))
 		return -1;
 	digits = rec_real_digits(s->ts);
@@ -279,22 +280,22 @@ int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char 
 	const char *known;
 
 	if (r->failed)
-		return rec_errf(err, errlen, "failed to record cgroup: an earlier write failed");
+		return errmsg(err, errlen, -1, "failed to record cgroup: an earlier write failed");
 	if (!id)
-		return rec_errf(err, errlen, "failed to record cgroup: id 0");
+		return errmsg(err, errlen, -1, "failed to record cgroup: id 0");
 	if (len > REC_MAX_CGROUP_PATH)
-		return rec_errf(err, errlen,
+		return errmsg(err, errlen, -1,
 				"failed to record cgroup %llu: path longer than %d bytes",
 				(unsigned long long)id, REC_MAX_CGROUP_PATH);
 	if (!rec_cgroup_path_ok(path, len))
-		return rec_errf(err, errlen,
+		return errmsg(err, errlen, -1,
 				"failed to record cgroup %llu: path is not \"/\" and names without "
 				"empty, \".\" or \"..\" ones", (unsigned long long)id);
 	known = rec_cgroups__path(&r->cg, id);
 	if (known && !strcmp(known, path))
 		return 0;
 	if (!known && r->cg.nr >= REC_MAX_CGROUPS)
-		return rec_errf(err, errlen, "failed to record cgroup %llu: more than %d cgroups",
+		return errmsg(err, errlen, -1, "failed to record cgroup %llu: more than %d cgroups",
 				(unsigned long long)id, REC_MAX_CGROUPS);
 	if (put_new(r, cgroup_json(id, path), 1, err, errlen))
 		return -1;
@@ -323,7 +324,7 @@ static int write_lineage(struct recorder *r, const struct cgroup_tree *t, __u64 
 			continue;
 		/* the first refusal says why, unless a write failure follows */
 		if (!*refused || r->failed)
-			rec_errf(err, errlen, "%s", why);
+			errmsg(err, errlen, -1, "%s", why);
 		*refused = true;
 		if (r->failed)
 			return -1;
@@ -358,7 +359,7 @@ int recorder__close(struct recorder *r, char *err, size_t errlen)
 		return 0;
 	zret = gzclose_w(r->gz);
 	if (zret != Z_OK)
-		ret = rec_errf(err, errlen, "failed to close recording: %s",
+		ret = errmsg(err, errlen, -1, "failed to close recording: %s",
 			       zret == Z_ERRNO ? strerror(errno) : zError(zret));
 	rec_cgroups__free(&r->cg);
 	free(r->line);

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-20}
 clang=${CLANG:-clang}
 out=.output/fuzz
-srcs="src/record_cgroup.c src/record_codec.c src/record_header.c src/record_read.c
+srcs="src/errmsg.c src/record_cgroup.c src/record_codec.c src/record_header.c src/record_read.c
       src/record_src.c src/record_write.c src/sample.c src/topdown.c"
 mkdir -p "$out"
 
