@@ -114,6 +114,16 @@ static void usage_measure(FILE *f)
 		DEFAULT_MAX_TASKS);
 }
 
+/* What to measure: the same for every command that measures. */
+static void usage_selection(FILE *f)
+{
+	fputs(usage_topdown, f);
+	fputs("Selection:\n", f);
+	fputs(usage_events, f);
+	fputs(usage_rows, f);
+	fputs(usage_cgroup, f);
+}
+
 void options_usage(FILE *f, enum command cmd)
 {
 	switch (cmd) {
@@ -128,11 +138,7 @@ void options_usage(FILE *f, enum command cmd)
 		      f);
 		usage_measure(f);
 		fputs("\n", f);
-		fputs(usage_topdown, f);
-		fputs("Selection:\n", f);
-		fputs(usage_events, f);
-		fputs(usage_rows, f);
-		fputs(usage_cgroup, f);
+		usage_selection(f);
 		fputs("\n", f);
 		fputs(usage_common, f);
 		fputs(usage_exit, f);
@@ -161,11 +167,7 @@ void options_usage(FILE *f, enum command cmd)
 		      f);
 		usage_measure(f);
 		fputs("\n", f);
-		fputs(usage_topdown, f);
-		fputs("Selection:\n", f);
-		fputs(usage_events, f);
-		fputs(usage_rows, f);
-		fputs(usage_cgroup, f);
+		usage_selection(f);
 		fputs("      --top N            with --by process: at most N processes\n\n", f);
 		fputs(usage_common, f);
 		fputs(usage_exit, f);
@@ -183,11 +185,7 @@ void options_usage(FILE *f, enum command cmd)
 	      "switch by a BPF program and charged to the task leaving the CPU.\n"
 	      "`tdtop COMMAND --help` explains each command.\n\n",
 	      f);
-	fputs(usage_topdown, f);
-	fputs("Selection:\n", f);
-	fputs(usage_events, f);
-	fputs(usage_rows, f);
-	fputs(usage_cgroup, f);
+	usage_selection(f);
 	fputs("\nOutput:\n", f);
 	usage_measure(f);
 	fputs(usage_output, f);
