@@ -313,7 +313,8 @@ static int cgroup_rows(const struct view *v, const struct task_delta **tasks, si
 				break;	/* nothing above the selection */
 		}
 	}
-	qsort(ch, nr, sizeof(*ch), cg_charge_cmp);
+	if (nr)
+		qsort(ch, nr, sizeof(*ch), cg_charge_cmp);
 	rows = calloc(nr ? nr : 1, sizeof(*rows));
 	if (!rows) {
 		free(ch);

@@ -143,16 +143,6 @@ TEST(aggregate_comm_filter_and_td_sort)
 	sample__free(&s);
 }
 
-TEST(aggregate_empty_sample)
-{
-	struct view v = { .by = BY_PROCESS };
-	struct sample s = {};
-	struct interval iv;
-
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
-	CHECK_INT(iv.nr_rows, 0);
-	interval__free_rows(&iv);
-}
 
 /* A fixed tree: 1 "/" -> 2 "/system.slice" -> 3 "/system.slice/nginx.service",
  * 1 -> 4 "/user.slice". */
@@ -257,4 +247,20 @@ TEST(aggregate_cgroup_within_and_depth)
 	CHECK(cg_row(&iv, 2) && cg_row(&iv, 2)->cpu_ns == 153);	/* still includes it */
 	interval__free_rows(&iv);
 	sample__free(&s);
+}
+
+TEST(aggregate_empty_sample)
+{
+	struct view v = { .by = BY_PROCESS };
+	struct sample s = {};
+	struct interval iv;
+
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 0);
+	interval__free_rows(&iv);
+	v.by = BY_CGROUP;
+	v.cg = &fake_tree;
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(iv.nr_rows, 0);
+	interval__free_rows(&iv);
 }
