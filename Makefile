@@ -34,7 +34,7 @@ CFLAGS ?=
 CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSION)"' \
 	-I$(OUT) -Isrc -MMD -MP
 # libbpf needs libelf and zlib; zlib also compresses recordings
-LIB_LDLIBS := -ljansson -lncursesw -lz -lm
+LIB_LDLIBS := -ljansson -lncursesw -lmicrohttpd -lz -lm
 LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
 # STATIC=1: one self-contained binary, e.g. for booting other kernels in qemu
 ifeq ($(STATIC),1)

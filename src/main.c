@@ -16,6 +16,7 @@
 #include "aggregate.h"
 #include "live.h"
 #include "discover.h"
+#include "exporter.h"
 #include "events.h"
 #include "options.h"
 #include "output.h"
@@ -103,6 +104,7 @@ static void wait_until(struct timespec *deadline, double delay_s)
 struct run {
 	struct startup st;
 	struct cgroups cg;
+	struct exporter *ex;	/* exporter mode: intervals go to /metrics */
 	struct live live;
 	struct sample sample;
 	struct output *out;
@@ -124,8 +126,12 @@ static int step(struct run *r, char *err, size_t errlen)
 	}
 	iv.bpf_ns_per_switch = r->live.bpf_ns_per_switch;
 	iv.self_cpu_pct = r->live.self_cpu_pct;
-	ret = output__interval(r->out, &iv);
+	ret = r->ex ? exporter__publish(r->ex, &iv) : output__interval(r->out, &iv);
 	interval__free_rows(&iv);
+	if (r->ex && ret) {
+		snprintf(err, errlen, "failed to publish metrics: %s", strerror(-ret));
+		return EXIT_RUNTIME;
+	}
 	/* removed cgroups have had their last report */
 	if (r->cg.on)
 		cgroup_cache__drop_gone(&r->cg.cache);
@@ -290,6 +296,23 @@ static int run_record(struct run *r, const struct options *o, char *err, size_t 
 	return EXIT_OK;
 }
 
+/* tdtop exporter: the batch loop, publishing each interval to /metrics. */
+static int run_exporter(struct run *r, const struct options *o, struct exporter_opts *eo,
+			char *err, size_t errlen)
+{
+	if (r->st.notice[0])
+		fprintf(stderr, "tdtop: %s\n", r->st.notice);
+	eo->prom.version = TDTOP_VERSION;
+	eo->prom.method = r->st.method;
+	prom_event_kinds_from_roles(r->st.pipe.cfg.role, r->st.pipe.nr_events,
+				    eo->prom.event_kind);
+	r->ex = exporter__start(eo, err, errlen);
+	if (!r->ex)
+		return EXIT_RUNTIME;
+	fprintf(stderr, "tdtop: serving metrics on http://%s/metrics\n", eo->listen.text);
+	return run_batch(r, o, err, errlen);
+}
+
 /* A sort key may name an event by an alias (cs for context-switches). */
 static int parse_sort(const char *sysfs, const char *key, const struct pipeline *p,
 		      struct sort_key *out)
@@ -325,6 +348,7 @@ static int list_topdown(const char *sysfs, const struct options *o, char *err, s
 int main(int argc, char **argv)
 {
 	const char *sysfs = getenv("TDTOP_SYSFS") ? getenv("TDTOP_SYSFS") : "/sys";
+	struct exporter_opts eo;
 	struct run r = {};
 	struct options o;
 	char err[512] = "";
@@ -358,6 +382,10 @@ int main(int argc, char **argv)
 	ret = cgroups_open(&r.cg, &o, err, sizeof(err));
 	if (ret)
 		goto out;
+	if (o.cmd == CMD_EXPORTER && exporter_opts_from_options(&o, &eo, err, sizeof(err))) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	ret = EXIT_USAGE;
 	r.view.by = o.by;
 	r.view.cg = r.cg.on ? &r.cg.tree : NULL;
@@ -365,7 +393,8 @@ int main(int argc, char **argv)
 	r.view.cgroup_depth = o.cgroup_depth;
 	r.view.pids = o.pids;
 	r.view.nr_pids = o.nr_pids;
-	r.view.top = o.top;
+	/* the exporter applies its own top-N to the series it keeps */
+	r.view.top = o.cmd == CMD_EXPORTER ? 0 : o.top;
 	r.view.sort.kind = SORT_CPU;
 
 	ret = EXIT_RUNTIME;
@@ -395,6 +424,10 @@ int main(int argc, char **argv)
 		ret = run_record(&r, &o, err, sizeof(err));
 		goto out;
 	}
+	if (o.cmd == CMD_EXPORTER) {
+		ret = run_exporter(&r, &o, &eo, err, sizeof(err));
+		goto out;
+	}
 	if (interactive(&o)) {
 		/* the notice is in the screen's header */
 		ret = run_tui(&r, &o, err, sizeof(err));
@@ -412,6 +445,7 @@ int main(int argc, char **argv)
 out:
 	if (ret != EXIT_OK && err[0])
 		fprintf(stderr, "tdtop: %s\n", err);
+	exporter__stop(r.ex);
 	live__close(&r.live);
 	cgroups_close(&r.cg);
 	output__free(r.out);

@@ -163,12 +163,15 @@ void options_usage(FILE *f, enum command cmd)
 		      "Serve per-cgroup (or per-process) counters at /metrics in the Prometheus\n"
 		      "text format, or OpenMetrics when asked. Counters only grow: query them\n"
 		      "with rate(). Listens on loopback unless told otherwise.\n\n"
-		      "      --listen ADDR:PORT address to serve on (default 127.0.0.1:9717)\n",
+		      "      --listen ADDR:PORT address to serve on (default 127.0.0.1:9717; other\n"
+		      "                         addresses only when given, e.g. 0.0.0.0:9717, [::1]:9717)\n"
+		      "Series are per cgroup by default (--by cgroup); --by process gives per-process\n"
+		      "series, --top N keeps the N busiest (cgroups or processes).\n",
 		      f);
 		usage_measure(f);
 		fputs("\n", f);
 		usage_selection(f);
-		fputs("      --top N            with --by process: at most N processes\n\n", f);
+		fputs("      --top N            at most N series of rows (the busiest)\n\n", f);
 		fputs(usage_common, f);
 		fputs(usage_exit, f);
 		return;
@@ -377,6 +380,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 
 	set_defaults(o);
 	o->cmd = cmd;
+	/* per cgroup by default: bounded cardinality for a fleet's Prometheus */
+	if (cmd == CMD_EXPORTER)
+		o->by = BY_CGROUP;
 	argc -= shift;
 	argv += shift;
 	/* 0, not 1: glibc then also resets its scan state (tests parse repeatedly) */
