@@ -18,6 +18,24 @@ void pipeline_init(struct pipeline *p, const struct event_list *el)
 	p->method = "none";
 }
 
+/*
+ * A group that was enabled but never on the PMU, or whose reads failed
+ * (a pinned group returns EBUSY when it cannot be scheduled): its
+ * counters are held by someone else.
+ */
+static bool topdown_stalled(const struct pipeline *p, const struct interval *iv)
+{
+	for (int i = 0; i < p->cfg.nr_parts; i++) {
+		const struct delta *lead = &iv->totals[p->cfg.parts[i].ev_lo];
+
+		if (p->cfg.parts[i].ev_lo >= p->cfg.parts[i].ev_hi)
+			continue;
+		if ((lead->enabled && !lead->running) || (iv->read_errors && !lead->count))
+			return true;
+	}
+	return false;
+}
+
 int pipeline_build(const struct pipeline *p, const struct sample *s, const struct view *v,
 		   int level, struct interval *iv)
 {
@@ -27,6 +45,9 @@ int pipeline_build(const struct pipeline *p, const struct sample *s, const struc
 		return ret;
 	iv->method = p->method;
 	iv->notice = p->notice;
+	if (p->topdown && topdown_stalled(p, iv))
+		iv->notice = "the TopDown counters did not count in this interval: another user "
+			     "(the NMI watchdog, perf, a second tdtop) may hold them";
 	iv->topdown = p->topdown;
 	iv->cgroups = v->cg != NULL;
 	iv->level = level;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include "aggregate.h"
 #include "metrics.h"
+#include "pipeline.h"
 #include "test.h"
 
 static const char *const names[] = { "cpu-clock", "context-switches" };
@@ -263,4 +264,32 @@ TEST(aggregate_empty_sample)
 	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 0);
 	interval__free_rows(&iv);
+}
+
+TEST(pipeline_notices_topdown_counters_held_elsewhere)
+{
+	struct event_list el = { .nr = 2 };
+	struct view v = { .by = BY_PROCESS };
+	struct pipeline p;
+	struct sample s;
+	struct interval iv;
+
+	snprintf(el.ev[0].name, sizeof(el.ev[0].name), "slots");
+	snprintf(el.ev[1].name, sizeof(el.ev[1].name), "topdown-retiring");
+	pipeline_init(&p, &el);
+	p.topdown = true;
+	p.cfg.nr_parts = 1;
+	p.cfg.parts[0] = (struct td_part){ .method = TD_PERF_METRICS, .ev_lo = 0, .ev_hi = 2 };
+	p.cfg.role[0] = TD_SLOTS;
+	p.cfg.role[1] = TD_RETIRING;
+	fixture(&s);
+	s.total.ev[0] = (struct delta){ 5000, 1000, 1000 };
+	CHECK_INT(pipeline_build(&p, &s, &v, 1, &iv), 0);
+	CHECK(iv.notice == NULL);
+	interval__free_rows(&iv);
+	s.total.ev[0] = (struct delta){ 0, 1000, 0 };	/* enabled, never running */
+	CHECK_INT(pipeline_build(&p, &s, &v, 1, &iv), 0);
+	CHECK(iv.notice && strstr(iv.notice, "did not count"));
+	interval__free_rows(&iv);
+	sample__free(&s);
 }
