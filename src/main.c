@@ -198,6 +198,8 @@ static int run_tui(struct run *r, const struct options *o, char *err, size_t err
 		.level2_why = r->st.pipe.topdown && r->st.disc.cfg.max_level < 2
 				      ? "this CPU has no TopDown level 2"
 				      : "start tdtop with --level 2",
+		/* the kernel charges per cgroup only when asked at start: view.cg is its tree */
+		.cgroups_available = r->cg.on,
 		.title = r->st.title,
 		.names = r->st.pipe.names,
 		.nr_events = r->st.pipe.nr_events,
@@ -211,8 +213,8 @@ static int run_tui(struct run *r, const struct options *o, char *err, size_t err
 /* The screen when a person is looking; batch output for pipes and files. */
 static bool interactive(const struct options *o)
 {
-	return !o->batch && o->format == OUTPUT_TEXT && o->by != BY_CGROUP &&
-	       isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	return !o->batch && o->format == OUTPUT_TEXT && isatty(STDOUT_FILENO) &&
+	       isatty(STDIN_FILENO);
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -123,6 +123,9 @@ static int replay_tui(struct replay *r, const struct options *o, char *err, size
 		.level = r->level,
 		.level2_available = r->pipe.topdown && r->pipe.cfg.max_level >= 2,
 		.level2_why = "the recording has no level-2 counts",
+		/* tasks carry cgroup ids only when recorded with --by cgroup or -c */
+		.cgroups_available = r->view.cg != NULL,
+		.cgroups_why = "the recording has no cgroups (record with --by cgroup)",
 		.title = title,
 		.names = r->pipe.names,
 		.nr_events = r->pipe.nr_events,

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tui.h"
+#include "tui_draw.h"
 #include "tui_keys.h"
 #include "tui_screen.h"
 
@@ -174,8 +175,16 @@ static int rebuild(struct tui *t)
 		interval__free_rows(&t->iv);
 	t->have_iv = false;
 	tui_view(&t->st, &v);
-	if (build(t, &v, t->st.level, &t->iv))
+	if (v.by == BY_CGROUP) {
+		/* the path filter and the tree order come before --top */
+		v.top = 0;
+		if (build(t, &v, t->st.level, &t->iv))
+			return -1;
+		t->iv.nr_rows = tui_cgroup_rows(t->iv.rows, t->iv.nr_rows, t->st.cg_filter,
+						t->st.sort.kind == SORT_COMM, t->st.top);
+	} else if (build(t, &v, t->st.level, &t->iv)) {
 		return -1;
+	}
 	t->have_iv = true;
 	tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (t->st.mode == TUI_MODE_DETAIL || t->st.back == TUI_MODE_DETAIL)

@@ -54,6 +54,10 @@ struct tui_opts {
 	bool level2_available;
 	const char *level2_why;	/* why not, told on the 2 key; NULL: "not available on
 				 * this CPU" */
+	bool cgroups_available;	/* tasks carry their cgroup and view.cg is the tree:
+				 * the c key shows one row per cgroup */
+	const char *cgroups_why; /* why not, told on the c key; NULL: "start tdtop
+				  * with --by cgroup or -c PATH for the cgroup view" */
 	const char *title;	/* e.g. "Intel Ice Lake (perf_metrics)" */
 	const char *const *names; /* the nr_events event names */
 	int nr_events;
@@ -64,9 +68,9 @@ struct tui_opts {
 /*
  * Run the interactive view until q, a signal (SIGINT, SIGTERM, SIGHUP),
  * o->iterations intervals or an error. stdin and stdout must be a
- * terminal; o->view.by must be processes or threads. While the screen is
- * up, stderr goes to a temporary file whose content is written to stderr
- * after the terminal is restored.
+ * terminal; o->view.by may be cgroups only when o->cgroups_available.
+ * While the screen is up, stderr goes to a temporary file whose content
+ * is written to stderr after the terminal is restored.
  *
  * Pause (space) freezes the screen. A live source is still fetched every
  * delay, so the kernel's task table keeps being drained and exited tasks

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Pure layout of the interactive view: column choice for a width, cell
- * text, stacked bars and colour thresholds. No curses calls here.
+ * text, stacked bars, colour thresholds and the cgroup tree's order. No
+ * curses calls here.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "cgroup_names.h"
 #include "format.h"
 #include "tui_draw.h"
 
@@ -14,6 +17,7 @@
 #define IPC_WIDTH 5
 #define EVENT_MIN_WIDTH 6
 #define EVENT_MAX_WIDTH 12
+#define TASKS_WIDTH 5
 
 /* Lower ranks leave first when the columns do not fit. */
 enum drop_rank {
@@ -22,6 +26,7 @@ enum drop_rank {
 	DROP_USER,
 	DROP_IPC,
 	DROP_LEVEL1,
+	DROP_TASKS,
 	DROP_RIGHT,
 	DROP_NEVER,
 };
@@ -134,18 +139,26 @@ static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum dr
 {
 	int n = 0, nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
 
-	rank[n] = DROP_NEVER;
-	set_col(&cols[n++], TUI_COL_PID, 0, PID_WIDTH, false, "PID");
-	if (l->threads) {
-		rank[n] = DROP_RIGHT;
-		set_col(&cols[n++], TUI_COL_TID, 0, PID_WIDTH, false, "TID");
+	if (l->cgroups) {
+		rank[n] = DROP_NEVER;
+		set_col(&cols[n++], TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
+			TUI_CGROUP_MAX, true, "CGROUP");
+		rank[n] = DROP_TASKS;
+		set_col(&cols[n++], TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
+	} else {
+		rank[n] = DROP_NEVER;
+		set_col(&cols[n++], TUI_COL_PID, 0, PID_WIDTH, false, "PID");
+		if (l->threads) {
+			rank[n] = DROP_RIGHT;
+			set_col(&cols[n++], TUI_COL_TID, 0, PID_WIDTH, false, "TID");
+		}
+		if (l->user) {
+			rank[n] = DROP_USER;
+			set_col(&cols[n++], TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
+		}
+		rank[n] = DROP_NEVER;
+		set_col(&cols[n++], TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
 	}
-	if (l->user) {
-		rank[n] = DROP_USER;
-		set_col(&cols[n++], TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
-	}
-	rank[n] = DROP_NEVER;
-	set_col(&cols[n++], TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
 	rank[n] = DROP_RIGHT;
 	set_col(&cols[n++], TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
 	if (l->topdown) {
@@ -211,14 +224,31 @@ static int drop_rank(struct tui_col *cols, enum drop_rank *rank, int n, enum dro
 	return n;
 }
 
+/* The CGROUP column when it can still give up width, else NULL. */
+static struct tui_col *shrinkable(struct tui_col *cols, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (cols[i].id == TUI_COL_CGROUP && cols[i].width > TUI_CGROUP_MIN)
+			return &cols[i];
+	return NULL;
+}
+
 int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols)
 {
 	enum drop_rank rank[TUI_MAX_COLS];
-	int n = all_columns(l, cols, rank);
+	int n = all_columns(l, cols, rank), total;
 
-	while (tui_columns_width(cols, n) > width) {
+	while ((total = tui_columns_width(cols, n)) > width) {
 		int i = next_to_drop(rank, n);
+		struct tui_col *cg = shrinkable(cols, n);
 
+		/* a cgroup's name tells more than anything but the bar and the rates */
+		if (cg && (i < 0 || rank[i] > DROP_RATE)) {
+			cg->width -= total - width;
+			if (cg->width < TUI_CGROUP_MIN)
+				cg->width = TUI_CGROUP_MIN;
+			continue;
+		}
 		if (i < 0)
 			break;
 		/* part of the level-1 columns would read as a breakdown: all go together */
@@ -244,6 +274,7 @@ bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
 		*key = (struct sort_key){ .kind = SORT_PID, .event = -1 };
 		return true;
 	case TUI_COL_COMM:
+	case TUI_COL_CGROUP:
 		*key = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
 		return true;
 	case TUI_COL_CPU:
@@ -260,6 +291,7 @@ bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
 		*key = (struct sort_key){ .kind = SORT_EVENT, .event = c->idx };
 		return true;
 	case TUI_COL_USER:
+	case TUI_COL_TASKS:
 	case TUI_COL_BAR:
 		return false;
 	}
@@ -315,6 +347,19 @@ static double per_second(const struct interval *iv, double v)
 	return v / iv->interval_s;
 }
 
+/* The row's name, indented by its depth below the column's base, cut at the width. */
+static void cgroup_cell(const struct tui_col *c, const struct row *r, char *buf, size_t size)
+{
+	char name[TUI_CGROUP_MAX + 1];
+	int indent = c->idx >= 0 ? (r->depth - c->idx) * TUI_CGROUP_INDENT : 0;
+
+	/* deep trees keep half the column for the name */
+	indent = clamp_int(indent, 0, c->width / 2);
+	/* ASCII: the screen counts one cell per byte */
+	cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, name, sizeof(name));
+	snprintf(buf, size, "%*s%.*s", indent, "", c->width - indent, name);
+}
+
 void tui_cell(const struct tui_col *c, const struct interval *iv, const struct row *r,
 	      const char *user, char *buf, size_t size)
 {
@@ -323,6 +368,12 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 
 	tmp[0] = '\0';
 	switch (c->id) {
+	case TUI_COL_CGROUP:
+		cgroup_cell(c, r, buf, size);
+		return;
+	case TUI_COL_TASKS:
+		snprintf(tmp, sizeof(tmp), "%d", r->nr_threads);
+		break;
 	case TUI_COL_PID:
 		snprintf(tmp, sizeof(tmp), "%d", r->pid);
 		break;
@@ -423,4 +474,43 @@ void tui_bar(char *buf, int width, const struct td_result *td)
 	for (int i = 0; i < 4; i++)
 		for (int k = 0; k < cells[i] && pos < width; k++)
 			buf[pos++] = bar_letters[i];
+}
+
+int tui_cgroup_path_cmp(const char *a, const char *b)
+{
+	/* '/' before any other byte: "/a/b" right after "/a", before "/a-b" */
+	for (;; a++, b++) {
+		unsigned int x = (unsigned char)*a, y = (unsigned char)*b;
+
+		if (x == y && x)
+			continue;
+		x = x == '/' ? 1 : x ? x + 1 : 0;
+		y = y == '/' ? 1 : y ? y + 1 : 0;
+		return (x > y) - (x < y);
+	}
+}
+
+static int tree_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = tui_cgroup_path_cmp(x->cgroup ? x->cgroup : "", y->cgroup ? y->cgroup : "");
+
+	return c ? c : (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
+}
+
+size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!filter || !filter[0] || (rows[i].cgroup && strstr(rows[i].cgroup, filter)))
+			rows[kept++] = rows[i];
+		else
+			free(rows[i].cgroup);
+	}
+	if (tree && kept)
+		qsort(rows, kept, sizeof(*rows), tree_cmp);
+	while (top && kept > top)
+		free(rows[--kept].cgroup);
+	return kept;
 }

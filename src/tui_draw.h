@@ -23,6 +23,8 @@ enum tui_col_id {
 	TUI_COL_EVENT,		/* idx: event; scaled count over the interval */
 	TUI_COL_RATE,		/* idx: event; scaled count per second */
 	TUI_COL_BAR,		/* stacked TopDown level-1 bar */
+	TUI_COL_CGROUP,		/* idx: the depth drawn without indent, -1: none indented */
+	TUI_COL_TASKS,		/* tasks of a cgroup row */
 };
 
 /* TopDown nodes in column order: level 1, then level 2 by parent. */
@@ -50,6 +52,10 @@ enum tui_td {
 
 #define TUI_TITLE_LEN 16
 #define TUI_MAX_COLS (5 + TUI_TD_NR + 2 + 2 * MAX_EVENTS)
+/* the CGROUP column gives up width, down to its minimum, before any other column leaves */
+#define TUI_CGROUP_MIN 20
+#define TUI_CGROUP_MAX 40
+#define TUI_CGROUP_INDENT 2	/* cells per level below the shallowest row */
 #define TUI_USER_WIDTH 8
 #define TUI_BAR_MIN 8		/* a row bar narrower than this is left out */
 #define TUI_BAR_MAX 20
@@ -67,6 +73,8 @@ struct tui_layout {
 	int level;		/* 1 or 2 */
 	bool threads;		/* a TID column */
 	bool user;		/* a USER column */
+	bool cgroups;		/* cgroup rows: CGROUP and TASKS instead of PID to COMM */
+	int cgroup_indent;	/* cgroups: the depth drawn without indent; -1: no indent */
 	int nr_events;
 	const char *const *names;
 };
@@ -83,14 +91,18 @@ enum tui_hl {
  * followed by one space except the last. When they do not all fit, the
  * row bar goes first, then the rates, USER, IPC, at level 2 the level-1
  * columns (their level-2 children carry the same split), and then columns
- * from the right. PID and COMM always stay. Returns the number written.
+ * from the right. PID and COMM always stay. Cgroup rows have CGROUP,
+ * TASKS (it leaves just before the columns from the right) and then CPU%
+ * on: CGROUP shrinks from TUI_CGROUP_MAX to TUI_CGROUP_MIN after the bar
+ * and the rates are gone and before anything else goes; it always stays.
+ * Returns the number written.
  */
 int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols);
 
 /* Total width of *n* columns with their separators. */
 int tui_columns_width(const struct tui_col *cols, int n);
 
-/* The sort key a column shows; false for USER and the bar. */
+/* The sort key a column shows; false for USER, TASKS and the bar. */
 bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key);
 
 /* Title and --sort name of a TopDown node; NULL out of range. */
@@ -138,5 +150,17 @@ const char *tui_pct(char *buf, size_t size, double frac);
 
 /* USER text: the name cut to *width* with a trailing '+' when longer. */
 void tui_user_fit(char *buf, size_t size, const char *name, int width);
+
+/*
+ * Cgroup rows as the cgroup view shows them, in place: only those whose
+ * path contains *filter* ("" or NULL: all), in tree order when *tree*
+ * (each cgroup right after its parent, siblings by name), and at most
+ * *top* (0: all). The paths of the rows left out are freed. Returns how
+ * many rows are kept.
+ */
+size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top);
+
+/* Order of two cgroup paths in the tree: a parent before its children. */
+int tui_cgroup_path_cmp(const char *a, const char *b);
 
 #endif /* __TDTOP_TUI_DRAW_H */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cgroup_names.h"
 #include "metrics.h"
 #include "tui_keys.h"
 
@@ -39,9 +40,12 @@ int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, ch
 			 TUI_MAX_PIDS);
 		return -1;
 	}
-	if (o->view.by != BY_PROCESS && o->view.by != BY_THREAD) {
-		snprintf(err, errlen, "the interactive view shows processes or threads "
-			 "(use -b for cgroup rows)");
+	if (o->view.by == BY_CGROUP && !(o->cgroups_available && o->view.cg)) {
+		snprintf(err, errlen, "the cgroup view needs tasks charged per cgroup");
+		return -1;
+	}
+	if (o->view.by != BY_PROCESS && o->view.by != BY_THREAD && o->view.by != BY_CGROUP) {
+		snprintf(err, errlen, "invalid grouping %d for the interactive view", o->view.by);
 		return -1;
 	}
 	if (o->level != 1 && o->level != 2) {
@@ -53,7 +57,12 @@ int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, ch
 	st->base.nr_pids = 0;
 	st->base.comm = NULL;
 	st->by = o->view.by;
+	st->task_by = o->view.by == BY_THREAD ? BY_THREAD : BY_PROCESS;
+	st->cgroups_available = o->cgroups_available && o->view.cg;
+	st->cgroups_why = o->cgroups_why;
 	st->sort = o->view.sort;
+	if (st->by == BY_CGROUP && st->sort.kind == SORT_PID)
+		st->sort = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
 	st->top = o->view.top;
 	st->level = o->level == 2 && o->level2_available ? 2 : 1;
 	st->level2_available = o->level2_available;
@@ -80,7 +89,10 @@ void tui_view(const struct tui_state *st, struct view *v)
 	v->by = st->by;
 	v->pids = st->nr_pids ? st->pids : NULL;
 	v->nr_pids = st->nr_pids;
-	v->comm = st->comm[0] ? st->comm : NULL;
+	/* the name filter of cgroup rows is their path, which aggregation does not match */
+	v->comm = st->comm[0] && st->by != BY_CGROUP ? st->comm : NULL;
+	if (st->cg_within && st->by != BY_CGROUP)
+		v->within = st->cg_within;
 	v->sort = st->sort;
 	v->top = st->top;
 }
@@ -95,9 +107,10 @@ static void add_td_keys(const char *const *fields, int n, struct sort_key *keys,
 int tui_sort_keys(const struct tui_state *st, struct sort_key *keys, int max)
 {
 	static const enum sort_kind fixed[] = { SORT_PID, SORT_COMM, SORT_CPU };
+	size_t first = st->by == BY_CGROUP ? 1 : 0;	/* cgroup rows have no PID */
 	int nr = 0;
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) && nr < max; i++)
+	for (size_t i = first; i < sizeof(fixed) / sizeof(fixed[0]) && nr < max; i++)
 		keys[nr++] = (struct sort_key){ .kind = fixed[i], .event = -1 };
 	if (st->topdown) {
 		add_td_keys(td_level1, sizeof(td_level1) / sizeof(td_level1[0]), keys, &nr, max);
@@ -231,15 +244,24 @@ static bool list_key(struct tui_list *l, int key)
 	return true;
 }
 
+static bool is_selected(const struct tui_state *st, const struct row *r)
+{
+	if (st->by == BY_CGROUP)
+		return r->cgroup_id == st->sel_cg;
+	return r->pid == st->sel_pid && (st->by == BY_PROCESS || r->tid == st->sel_tid);
+}
+
 void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
 {
 	struct tui_list *l = &st->list;
 
+	/* rows of the grouping just left: the rebuild for the new one follows */
+	if (nr && (rows[0].kind == ROW_CGROUP) != (st->by == BY_CGROUP))
+		return;
 	l->nr = nr;
 	if (st->follow && !st->moved) {
 		for (size_t i = 0; i < nr; i++) {
-			if (rows[i].pid == st->sel_pid &&
-			    (st->by == BY_PROCESS || rows[i].tid == st->sel_tid)) {
+			if (is_selected(st, &rows[i])) {
 				l->cursor = i;
 				break;
 			}
@@ -247,10 +269,15 @@ void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
 	}
 	tui_list_clamp(l);
 	st->moved = false;
-	if (nr) {
-		st->sel_pid = rows[l->cursor].pid;
-		st->sel_tid = rows[l->cursor].tid;
-	}
+	if (!nr)
+		return;
+	st->sel_pid = rows[l->cursor].pid;
+	st->sel_tid = rows[l->cursor].tid;
+	st->sel_cg = rows[l->cursor].cgroup_id;
+	st->sel_cg_name[0] = '\0';
+	if (st->by == BY_CGROUP)
+		cgroup_display_name(rows[l->cursor].cgroup ? rows[l->cursor].cgroup : "?", 0,
+				    st->sel_cg_name, sizeof(st->sel_cg_name));
 }
 
 static void open_prompt(struct tui_state *st, enum tui_prompt p)
@@ -362,6 +389,10 @@ static unsigned int accept_prompt(struct tui_state *st)
 		if (tui_parse_comm(st->input, st->comm, sizeof(st->comm), err, sizeof(err)))
 			break;
 		return filter_changed(st);
+	case TUI_PROMPT_PATH:
+		/* the prompt takes printable ASCII only, and no more than the filter holds */
+		snprintf(st->cg_filter, sizeof(st->cg_filter), "%s", st->input);
+		return filter_changed(st);
 	case TUI_PROMPT_NONE:
 		return TUI_REDRAW;
 	}
@@ -438,6 +469,64 @@ static unsigned int toggle_pause(struct tui_state *st)
 	return TUI_RESCHEDULE | TUI_REDRAW;
 }
 
+/* Another grouping: the table starts over at its first row. */
+static unsigned int show(struct tui_state *st, enum group_by by)
+{
+	st->by = by;
+	if (by != BY_CGROUP)
+		st->task_by = by;
+	set_msg(st, false, by == BY_CGROUP  ? "showing cgroups"
+			   : by == BY_THREAD ? "showing threads"
+					     : "showing processes");
+	return filter_changed(st);
+}
+
+/* Enter on a cgroup row: the processes in it and below. */
+static unsigned int open_cgroup(struct tui_state *st)
+{
+	/* 0 would mean every cgroup */
+	if (!st->sel_cg) {
+		set_msg(st, true, "this row has no cgroup id");
+		return TUI_REDRAW;
+	}
+	st->cg_within = st->sel_cg;
+	snprintf(st->cg_name, sizeof(st->cg_name), "%s", st->sel_cg_name);
+	show(st, st->task_by);
+	snprintf(st->msg, sizeof(st->msg), "processes in %s: Esc goes back", st->cg_name);
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+/* Back to the cgroup rows, on the one that was opened. */
+static unsigned int close_cgroup(struct tui_state *st)
+{
+	st->by = BY_CGROUP;
+	st->sel_cg = st->cg_within;
+	st->cg_within = 0;
+	st->cg_name[0] = '\0';
+	st->list.cursor = st->list.first = 0;
+	st->follow = true;
+	st->moved = false;
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+static unsigned int toggle_cgroups(struct tui_state *st)
+{
+	if (st->by == BY_CGROUP)
+		return show(st, st->task_by);
+	if (st->cg_within)
+		return close_cgroup(st);
+	if (!st->cgroups_available) {
+		set_msg(st, true, st->cgroups_why ? st->cgroups_why
+						  : "start tdtop with --by cgroup or -c PATH "
+						    "for the cgroup view");
+		return TUI_REDRAW;
+	}
+	/* cgroup rows have no PID; their names in order draw the tree */
+	if (st->sort.kind == SORT_PID)
+		st->sort = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
+	return show(st, BY_CGROUP);
+}
+
 static unsigned int main_key(struct tui_state *st, int key)
 {
 	switch (key) {
@@ -464,7 +553,7 @@ static unsigned int main_key(struct tui_state *st, int key)
 		open_prompt(st, TUI_PROMPT_PID);
 		return TUI_REDRAW;
 	case '/':
-		open_prompt(st, TUI_PROMPT_COMM);
+		open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);
 		return TUI_REDRAW;
 	case ' ':
 		return toggle_pause(st);
@@ -481,14 +570,22 @@ static unsigned int main_key(struct tui_state *st, int key)
 		return set_level(st, key - '0');
 	case 't':
 	case 'H':
-		st->by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
+		if (st->by == BY_CGROUP)
+			return show(st, key == 't' ? BY_THREAD : BY_PROCESS);
+		st->by = st->task_by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
 		set_msg(st, false, st->by == BY_THREAD ? "showing threads" : "showing processes");
 		return TUI_REBUILD | TUI_REDRAW;
+	case 'c':
+		return toggle_cgroups(st);
+	case KEY_ESC:
+		return st->cg_within ? close_cgroup(st) : 0;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
 		if (!st->list.nr)
 			return 0;
+		if (st->by == BY_CGROUP)
+			return open_cgroup(st);
 		st->detail_pid = st->sel_pid;
 		memset(&st->detail, 0, sizeof(st->detail));
 		st->detail.page = 1;

@@ -16,6 +16,7 @@
 #define TUI_MSG_LEN 160
 #define TUI_MAX_PIDS 1024
 #define TUI_MAX_SORT_KEYS (3 + 16 + MAX_EVENTS)
+#define TUI_CG_NAME_LEN 96	/* a cgroup's display name in the status line */
 /* delays accepted by the d prompt, as by -d */
 #define TUI_MIN_DELAY 0.01
 #define TUI_MAX_DELAY 86400.0
@@ -42,6 +43,7 @@ enum tui_prompt {
 	TUI_PROMPT_DELAY,
 	TUI_PROMPT_PID,
 	TUI_PROMPT_COMM,
+	TUI_PROMPT_PATH,	/* the cgroup view's name filter */
 };
 
 /* A scrolled list: the selected line and the first one on screen. */
@@ -64,6 +66,13 @@ struct tui_state {
 	/* what the table shows; base keeps the view's other fields (cgroup filter) */
 	struct view base;
 	enum group_by by;
+	enum group_by task_by;	/* processes or threads: where c leaves the cgroup view to */
+	bool cgroups_available;
+	const char *cgroups_why; /* borrowed from tui_opts */
+	char cg_filter[TUI_INPUT_LEN]; /* cgroup rows whose path contains this, "" for all */
+	/* the processes of one cgroup, opened by Enter on its row; 0: none */
+	__u64 cg_within;
+	char cg_name[TUI_CG_NAME_LEN];
 	struct sort_key sort;
 	int level;		/* 1 or 2 */
 	bool level2_available;
@@ -84,6 +93,8 @@ struct tui_state {
 	bool moved;		/* the cursor moved since the last tui_rows() */
 	int sel_pid;
 	int sel_tid;
+	__u64 sel_cg;		/* cgroup rows */
+	char sel_cg_name[TUI_CG_NAME_LEN];
 
 	/* the detail view of one process */
 	int detail_pid;
@@ -93,7 +104,7 @@ struct tui_state {
 /*
  * Start from the command line's choices. -1 with a message in *err* when
  * they cannot be shown (too many PIDs, a level that does not exist, cgroup
- * rows).
+ * rows without the cgroup tree).
  */
 int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
 		   size_t errlen);
@@ -103,13 +114,16 @@ unsigned int tui_key(struct tui_state *st, int key);
 
 /*
  * The struct view for the state: the initial view with the state's
- * grouping, filters, sort and top; v->pids points into *st*.
+ * grouping, filters, sort and top; v->pids points into *st*. Inside a
+ * cgroup opened from its row, v->within is that cgroup. The cgroup view's
+ * path filter is not part of it: see tui_cgroup_rows().
  */
 void tui_view(const struct tui_state *st, struct view *v);
 
 /*
  * The sort keys < and > cycle through, in column order: pid, comm, cpu,
  * then the TopDown fields of the current level and ipc, or the events.
+ * Cgroup rows have no pid: their cycle starts at comm (the cgroup's name).
  * Returns how many were written (at most *max*).
  */
 int tui_sort_keys(const struct tui_state *st, struct sort_key *keys, int max);
@@ -119,8 +133,8 @@ const char *tui_sort_name(const struct sort_key *k, const char *const *names, in
 
 /*
  * New rows are shown (after an interval or a rebuild), or the cursor moved:
- * keep the selected task under the cursor if the user picked one, else keep
- * the cursor line; then clamp the list to *nr* rows.
+ * keep the selected task (or cgroup) under the cursor if the user picked
+ * one, else keep the cursor line; then clamp the list to *nr* rows.
  */
 void tui_rows(struct tui_state *st, const struct row *rows, size_t nr);
 

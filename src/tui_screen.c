@@ -323,8 +323,34 @@ static void filter_text(const struct tui_state *st, char *buf, size_t size)
 		if (st->nr_pids > 4 && len < size)
 			len += snprintf(buf + len, size - len, ",...");
 	}
+	if (st->by == BY_CGROUP) {
+		if (st->cg_filter[0] && len < size)
+			snprintf(buf + len, size - len, "  path '%s'", st->cg_filter);
+		return;
+	}
 	if (st->comm[0] && len < size)
 		snprintf(buf + len, size - len, "  comm '%s'", st->comm);
+}
+
+static const char *grouping(const struct tui_state *st)
+{
+	switch (st->by) {
+	case BY_THREAD:
+		return "threads";
+	case BY_CGROUP:
+		return "cgroups";
+	case BY_PROCESS:
+		break;
+	}
+	return "processes";
+}
+
+/* Cgroup rows are sorted by their name, not by a command's. */
+static const char *sort_name(const struct tui *t)
+{
+	if (t->st.by == BY_CGROUP && t->st.sort.kind == SORT_COMM)
+		return "name";
+	return tui_sort_name(&t->st.sort, t->o->names, t->o->nr_events);
 }
 
 static const char *prompt_label(enum tui_prompt p)
@@ -336,6 +362,8 @@ static const char *prompt_label(enum tui_prompt p)
 		return "Show PIDs (comma-separated, empty for all): ";
 	case TUI_PROMPT_COMM:
 		return "Show commands containing (empty for all): ";
+	case TUI_PROMPT_PATH:
+		return "Show cgroups whose path contains (empty for all): ";
 	case TUI_PROMPT_NONE:
 		break;
 	}
@@ -346,7 +374,7 @@ static const char *prompt_label(enum tui_prompt p)
 static void draw_status(struct tui *t, int y)
 {
 	const struct tui_state *st = &t->st;
-	char filters[96];
+	char filters[TUI_INPUT_LEN + 96];
 	int x = 0;
 
 	if (st->mode == TUI_MODE_PROMPT) {
@@ -369,9 +397,9 @@ static void draw_status(struct tui *t, int y)
 		return;
 	}
 	filter_text(st, filters, sizeof(filters));
-	x = putf(y, x, A_NORMAL, "sort %s  %s",
-		 tui_sort_name(&st->sort, t->o->names, t->o->nr_events),
-		 st->by == BY_THREAD ? "threads" : "processes");
+	x = putf(y, x, A_NORMAL, "sort %s  %s", sort_name(t), grouping(st));
+	if (st->cg_within)
+		x = putf(y, x, A_NORMAL, " in %s (Esc: back)", st->cg_name);
 	if (st->topdown)
 		x = putf(y, x, A_NORMAL, "  level %d", st->level);
 	putf(y, x, A_NORMAL, "%s  delay %gs   h help  q quit", filters, st->delay_s);
@@ -386,10 +414,31 @@ static int layout(const struct tui *t, int level, bool threads, bool user, struc
 		.level = level,
 		.threads = threads,
 		.user = user,
+		.cgroup_indent = -1,
 		.nr_events = t->o->nr_events,
 		.names = t->o->names,
 	};
 
+	return tui_columns(&l, COLS, cols);
+}
+
+/* Cgroup rows in tree order are indented below the shallowest of them. */
+static int cgroup_layout(const struct tui *t, struct tui_col *cols)
+{
+	struct tui_layout l = {
+		.topdown = t->st.topdown,
+		.level = t->st.level,
+		.cgroups = true,
+		.cgroup_indent = -1,
+		.nr_events = t->o->nr_events,
+		.names = t->o->names,
+	};
+
+	if (t->st.sort.kind == SORT_COMM) {
+		for (size_t i = 0; i < t->iv.nr_rows; i++)
+			if (l.cgroup_indent < 0 || t->iv.rows[i].depth < l.cgroup_indent)
+				l.cgroup_indent = t->iv.rows[i].depth;
+	}
 	return tui_columns(&l, COLS, cols);
 }
 
@@ -451,8 +500,8 @@ static void draw_row(struct tui *t, int y, const struct interval *iv, const stru
 static void draw_table(struct tui *t, int y)
 {
 	struct tui_col cols[TUI_MAX_COLS];
-	bool threads = t->st.by == BY_THREAD;
-	int n = layout(t, t->st.level, threads, true, cols);
+	bool threads = t->st.by == BY_THREAD, cgroups = t->st.by == BY_CGROUP;
+	int n = cgroups ? cgroup_layout(t, cols) : layout(t, t->st.level, threads, true, cols);
 	struct tui_list *l = &t->st.list;
 	int page = LINES - y - 1;
 
@@ -460,8 +509,11 @@ static void draw_table(struct tui *t, int y)
 	tui_set_page(l, page > 0 ? (size_t)page : 1);
 	tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (!t->iv.nr_rows) {
-		put(y, 0, A_NORMAL, t->st.nr_pids || t->st.comm[0] ? "no task matches the filter"
-								  : "no task ran");
+		bool filtered = t->st.nr_pids || (cgroups ? t->st.cg_filter[0] : t->st.comm[0]);
+
+		put(y, 0, A_NORMAL, !filtered ? "no task ran"
+				    : cgroups ? "no cgroup matches the filter"
+					      : "no task matches the filter");
 		return;
 	}
 	for (size_t i = l->first; i < l->nr && y < LINES; i++, y++)
@@ -496,15 +548,18 @@ static const char *const help_lines[] = {
 	"  < >  F6      sort by the previous/next column",
 	"  d            set the delay between intervals",
 	"  p            show only these PIDs (empty: all)",
-	"  /            show only commands containing a text (empty: all)",
+	"  /            show only commands (cgroups: paths) containing a text (empty: all)",
 	"  space        pause: the screen freezes, collecting goes on; resume shows the newest",
 	"  n            recordings: show the next interval (pauses)",
 	"  1 2          TopDown level 1 or 2 (when the CPU has level 2)",
 	"  t H          threads instead of processes, and back",
-	"  Enter        threads and level-2 breakdown of the selected process",
+	"  c            cgroups, and back (when tdtop charges per cgroup: --by cgroup, -c)",
+	"  Enter        threads and level-2 breakdown of the selected process;",
+	"               on a cgroup: its processes (Esc goes back to the cgroups)",
 	"",
 	"Columns: CPU% is on-CPU time over the interval (100 = one CPU). TopDown columns are",
 	"the share of issue slots; - when the row has too few slots to be measured.",
+	"Cgroup rows count their descendants too; TASKS: tasks that ran in the interval.",
 	"Bar letters: R Retiring, B Bad Speculation, F Frontend Bound, K Backend Bound.",
 	"Highlighted as perf stat does: Frontend > 20%, Bad Speculation > 10% and",
 	"Backend > 20% in red, Retiring > 70% in green.",

@@ -303,3 +303,170 @@ def test_tui_no_color():
             assert bool(COLOUR.search(raw)) == want, f"NO_COLOR={no_color}: {raw[:2000]!r}"
             pane.keys("q")
             pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+
+
+# ---- the cgroup view ----
+
+def cgroup2_mount():
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            left, _, right = line.partition(" - ")
+            if right.split()[:1] == ["cgroup2"]:
+                return left.split()[4]
+    raise SkipTest("no cgroup v2 mount")
+
+
+class TestCgroup:
+    """tdtui-PID/burn under the cgroup v2 mount; on exit its processes go
+    back to the root cgroup and both directories are removed."""
+
+    def __init__(self):
+        require_root()
+        self.mount = cgroup2_mount()
+        self.top = f"tdtui-{os.getpid()}"
+        os.makedirs(os.path.join(self.mount, self.top, "burn"))
+
+    def rel(self, child=""):
+        """The path tdtop shows: below the cgroup root."""
+        return "/" + self.top + ("/" + child if child else "")
+
+    def move(self, pid, child="burn"):
+        with open(os.path.join(self.mount, self.top, child, "cgroup.procs"), "w") as f:
+            f.write(str(pid))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for d in (os.path.join(self.mount, self.top, "burn"), os.path.join(self.mount, self.top)):
+            for _ in range(50):
+                try:
+                    with open(os.path.join(d, "cgroup.procs")) as f:
+                        pids = f.read().split()
+                    for pid in pids:
+                        try:
+                            with open(os.path.join(self.mount, "cgroup.procs"), "w") as f:
+                                f.write(pid)
+                        except OSError:
+                            pass    # exited meanwhile
+                    os.rmdir(d)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.1)     # a task still leaving
+
+
+class CgTable:
+    """The column titles and rows of the cgroup view."""
+
+    def __init__(self, screen):
+        self.header = None
+        self.rows = []
+        for i, line in enumerate(screen):
+            if line.split()[:2] == ["CGROUP", "TASKS"]:
+                self.header = line
+                self.rows = [r for r in screen[i + 1:] if r.strip()]
+                break
+
+    def names(self):
+        """CGROUP cells with their indentation."""
+        end = self.header.index("TASKS") - 1
+        return [r[:end].rstrip() for r in self.rows]
+
+    def cpu(self):
+        end = self.header.index("CPU%") + len("CPU%")
+        return [float(r[:end].split()[-1]) for r in self.rows]
+
+    def row(self, name):
+        """(index, indentation, CPU%) of the row named *name*, or None."""
+        for i, (n, cpu) in enumerate(zip(self.names(), self.cpu())):
+            if n.strip() == name:
+                return i, len(n) - len(n.lstrip()), cpu
+        return None
+
+
+def cg_table(pred=lambda t: True):
+    def ready(screen):
+        t = CgTable(screen)
+        return t if t.header and t.rows and pred(t) else None
+    return ready
+
+
+def test_tui_cgroup_view():
+    """--by cgroup: a burning process's cgroup shows with its name and about
+    one CPU, under its parent in the name order; the path filter, Enter for
+    its processes, Esc back, t for threads."""
+    require_root()
+    with TestCgroup() as cg, Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
+            Pane() as pane:
+        wl.ready()
+        cg.move(wl.pid)
+        burn = cg.rel("burn")
+        cmd = " ".join(shlex.quote(a) for a in [TDTOP, "--by", "cgroup", "-d", "0.5"])
+        pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+        pane.wait_for(cg_table(), 15, "cgroup table")
+        assert status_line(pane.screen(), "sort cpu  cgroups"), "\n".join(pane.screen())
+        # a spinning task is about one CPU; others may share the machine for a while
+        t = pane.wait_for(cg_table(lambda t: (r := t.row(burn)) and 70 <= r[2] <= 105), 20,
+                          f"{burn} at about 100% CPU")
+        assert t.row(cg.rel())[2] >= t.row(burn)[2] - 0.1, t.rows    # the parent sums it
+
+        # by name the tree shows: the child right after its parent, indented
+        for _ in range(20):
+            if status_line(pane.screen(), "sort name "):
+                break
+            pane.keys("<")
+            time.sleep(0.2)
+        t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "sort name ")
+                                   and t.row(burn)), 5, "sort by name")
+        top, child = t.row(cg.rel()), t.row(burn)
+        assert top and child[0] == top[0] + 1 and child[1] == top[1] + 2, t.rows
+
+        # the name filter matches the path
+        pane.keys("/")
+        pane.wait_for(lambda s: status_line(s, "Show cgroups whose path contains"), 5,
+                      "path prompt")
+        pane.text(burn)
+        pane.keys("Enter")
+        t = pane.wait_for(cg_table(lambda t: len(t.rows) == 1), 5, "path filter")
+        assert [n.strip() for n in t.names()] == [burn], t.rows
+
+        # Enter: the processes in the cgroup; Esc: the cgroups again
+        pane.keys("Home", "Enter")
+        t = pane.wait_for(lambda s: status_line(s, f"in {burn}") and table_ready(s), 5,
+                          "the cgroup's processes")
+        t = pane.wait_for(lambda s: (x := Table(s)).rows and x.pids() == [wl.pid] and x, 5,
+                          "the workload alone")
+        assert BURN_NAME in t.comms()[0], t.rows
+        pane.keys("Escape")
+        t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "cgroups  path")), 5,
+                          "back to the cgroups")
+        assert [n.strip() for n in t.names()] == [burn], t.rows
+
+        # t: threads of every cgroup; the command filter finds the workload's
+        pane.keys("t")
+        pane.wait_for(lambda s: (x := Table(s)).header and "TID" in x.header.split() and
+                      len(x.rows) > 1, 5, "threads")
+        pane.keys("/")
+        pane.text(BURN_NAME)
+        pane.keys("Enter")
+        t = pane.wait_for(lambda s: status_line(s, f"threads  comm '{BURN_NAME}'")
+                          and table_ready(s), 5, "threads filtered")
+        assert wl.pid in t.pids() and "TID" in t.header.split(), t.rows
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+
+
+def test_tui_cgroup_key_needs_cgroup_mode():
+    """Without --by cgroup or -c the kernel does not charge per cgroup: c
+    says how to start tdtop and the process table stays."""
+    require_root()
+    with Pane() as pane:
+        start(pane)
+        pane.keys("c")
+        pane.wait_for(lambda s: status_line(
+            s, "start tdtop with --by cgroup or -c PATH for the cgroup view"), 5, "message")
+        assert table_ready(pane.screen()), "\n".join(pane.screen())
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")

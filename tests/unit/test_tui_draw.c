@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Layout of the interactive view: columns per width, cells, bars, colour thresholds. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "test.h"
 #include "tui_draw.h"
@@ -315,4 +316,200 @@ TEST(tui_wrap_at_spaces)
 	CHECK_INT(tui_wrap("averyveryverylongword and", 8), 8);
 	CHECK_INT(tui_wrap("abc", 0), 0);
 	CHECK_INT(tui_wrap("", 5), 0);
+}
+
+/* ---- cgroup rows ---- */
+
+static struct tui_layout cg_layout(bool topdown, int level, int indent)
+{
+	return (struct tui_layout){ .topdown = topdown, .level = level, .cgroups = true,
+				    .cgroup_indent = indent, .nr_events = 3, .names = names3,
+				    .user = true, .threads = true };
+}
+
+TEST(tui_cgroup_columns_at_80_and_120)
+{
+	struct tui_layout l = cg_layout(true, 1, -1);
+	struct tui_col cols[TUI_MAX_COLS];
+	struct sort_key key;
+	int n;
+
+	/* no PID, TID, USER or COMM whatever the layout asks for */
+	n = tui_columns(&l, 120, cols);
+	CHECK_STR(titles(cols, n),
+		  "CGROUP|TASKS|CPU%|Retiring|Bad Spec|Frontend|Backend|IPC|TopDown");
+	CHECK_INT(cols[0].width, TUI_CGROUP_MAX);
+	CHECK(cols[0].left);
+	CHECK_INT(cols[n - 1].width, TUI_BAR_MAX);
+	/* at 80 the bar goes, then the name gives up width before IPC leaves */
+	n = tui_columns(&l, 80, cols);
+	CHECK_STR(titles(cols, n), "CGROUP|TASKS|CPU%|Retiring|Bad Spec|Frontend|Backend|IPC");
+	CHECK_INT(tui_columns_width(cols, n), 80);
+	CHECK_INT(cols[0].width, 26);
+	CHECK_INT(cols[1].width, 5);
+	/* level 2 at 80: the level-2 nodes and a name at its minimum */
+	l = cg_layout(true, 2, -1);
+	n = tui_columns(&l, 80, cols);
+	CHECK_STR(titles(cols, n),
+		  "CGROUP|TASKS|CPU%|Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB");
+	CHECK_INT(cols[0].width, TUI_CGROUP_MIN);
+	CHECK(tui_columns_width(cols, n) <= 80);
+	/* events: the rates go first, then the name shrinks */
+	l = cg_layout(false, 1, -1);
+	n = tui_columns(&l, 80, cols);
+	CHECK_STR(titles(cols, n), "CGROUP|TASKS|CPU%|cpu-clock|context-swit|page-faults");
+	CHECK_INT(cols[0].width, 33);
+	CHECK_INT(tui_columns_width(cols, n), 80);
+	/* narrow: TASKS leaves before the columns from the right, the name always stays */
+	n = tui_columns(&l, 60, cols);
+	CHECK_STR(titles(cols, n), "CGROUP|CPU%|cpu-clock|context-swit");
+	n = tui_columns(&l, 30, cols);
+	CHECK_STR(titles(cols, n), "CGROUP|CPU%");
+	n = tui_columns(&l, 10, cols);
+	CHECK_STR(titles(cols, n), "CGROUP");
+	CHECK_INT(cols[0].width, TUI_CGROUP_MIN);
+	/* the name column sorts by name; TASKS sorts by nothing */
+	n = tui_columns(&l, 120, cols);
+	CHECK(tui_col_sort_key(&cols[0], &key));
+	CHECK_INT(key.kind, SORT_COMM);
+	CHECK_INT(cols[1].id, TUI_COL_TASKS);
+	CHECK(!tui_col_sort_key(&cols[1], &key));
+}
+
+TEST(tui_cgroup_cells_indent_by_depth)
+{
+	struct tui_layout l = cg_layout(true, 1, 1);
+	struct tui_col cols[TUI_MAX_COLS];
+	char path[] = "/system.slice/nginx.service/worker";
+	char docker[] = "/system.slice/docker-3f2a1b9c8d7e3f2a1b9c8d7e3f2a1b9c8d7e3f2a1b9c8d7e"
+			"3f2a1b9c8d7e3f2a.scope";
+	struct interval iv;
+	struct row r;
+	char buf[64];
+	int n = tui_columns(&l, 80, cols);
+
+	memset(&iv, 0, sizeof(iv));
+	memset(&r, 0, sizeof(r));
+	iv.interval_s = 1.0;
+	iv.topdown = true;
+	r.kind = ROW_CGROUP;
+	r.cgroup = path;
+	r.depth = 3;
+	r.nr_threads = 12;
+	r.cpu_ns = 980000000;
+	r.td = td4(0.5, 0.1, 0.1, 0.3);
+
+	CHECK_INT(n, 8);
+	CHECK_INT(cols[0].idx, 1);
+	/* two cells per level below the shallowest row shown */
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "    nginx.service/worker");
+	r.depth = 1;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "nginx.service/worker");
+	/* deep trees keep half the column for the name, cut at the width */
+	r.depth = 40;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_INT(strlen(buf), 26);
+	CHECK_STR(buf, "             nginx.service");
+	/* containers by runtime and short id */
+	r.cgroup = docker;
+	r.depth = 2;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "  docker:3f2a1b9c8d7e");
+	r.cgroup = NULL;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "  ?");
+	tui_cell(&cols[1], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "12");
+	tui_cell(&cols[2], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "98.0");
+	tui_cell(&cols[3], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "50.0");
+
+	/* a flat list: no indent at any depth */
+	l = cg_layout(true, 1, -1);
+	n = tui_columns(&l, 80, cols);
+	r.cgroup = path;
+	r.depth = 3;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "nginx.service/worker");
+}
+
+TEST(tui_cgroup_path_tree_order)
+{
+	CHECK(tui_cgroup_path_cmp("/", "/a") < 0);
+	CHECK(tui_cgroup_path_cmp("/a", "/a/b") < 0);
+	/* a child before a sibling whose name extends the parent's */
+	CHECK(tui_cgroup_path_cmp("/a/b", "/a-b") < 0);
+	CHECK(tui_cgroup_path_cmp("/a/z", "/a b") < 0);
+	CHECK(tui_cgroup_path_cmp("/a/b", "/a/c") < 0);
+	CHECK(tui_cgroup_path_cmp("/b", "/a/b") > 0);
+	CHECK_INT(tui_cgroup_path_cmp("/a/b", "/a/b"), 0);
+	CHECK(tui_cgroup_path_cmp("", "/") < 0);
+	CHECK(tui_cgroup_path_cmp("/\xff", "/a") > 0);
+}
+
+/* Rows with copies of *paths*, ids 1, 2, ... */
+static void cg_rows(struct row *rows, const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&rows[i], 0, sizeof(rows[i]));
+		rows[i].kind = ROW_CGROUP;
+		rows[i].cgroup_id = i + 1;
+		rows[i].cgroup = paths[i] ? strdup(paths[i]) : NULL;
+	}
+}
+
+static const char *joined(const struct row *rows, size_t n)
+{
+	static char buf[256];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
+				rows[i].cgroup ? rows[i].cgroup : "NULL");
+	return buf;
+}
+
+static void free_rows(struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rows[i].cgroup);
+}
+
+TEST(tui_cgroup_rows_filter_tree_top)
+{
+	static const char *const paths[] = { "/b", "/a-b", "/a/b", "/", "/a", NULL, "/a/b/c" };
+	struct row rows[7];
+	size_t n;
+
+	/* children right after their parent */
+	cg_rows(rows, paths, 7);
+	n = tui_cgroup_rows(rows, 7, "", true, 0);
+	CHECK_INT(n, 7);
+	CHECK_STR(joined(rows, n), "NULL / /a /a/b /a/b/c /a-b /b");
+	free_rows(rows, n);
+
+	/* the filter matches the path; rows without one never match */
+	cg_rows(rows, paths, 7);
+	n = tui_cgroup_rows(rows, 7, "a/b", true, 0);
+	CHECK_STR(joined(rows, n), "/a/b /a/b/c");
+	free_rows(rows, n);
+
+	/* not in tree order: the order given, filtered, then cut to top */
+	cg_rows(rows, paths, 7);
+	n = tui_cgroup_rows(rows, 7, "a", false, 2);
+	CHECK_STR(joined(rows, n), "/a-b /a/b");
+	free_rows(rows, n);
+
+	cg_rows(rows, paths, 7);
+	n = tui_cgroup_rows(rows, 7, NULL, true, 3);
+	CHECK_STR(joined(rows, n), "NULL / /a");
+	free_rows(rows, n);
+
+	cg_rows(rows, paths, 7);
+	CHECK_INT(tui_cgroup_rows(rows, 7, "nothing", true, 0), 0);
+	CHECK_INT(tui_cgroup_rows(rows, 0, NULL, true, 0), 0);
 }

@@ -506,3 +506,259 @@ TEST(tui_state_init_copies_the_view)
 	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
 	CHECK(strstr(err, "cgroup") != NULL);
 }
+
+/* ---- the cgroup view ---- */
+
+/* The keys never walk the tree: a tree that answers nothing is enough. */
+static int no_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	return -1;
+}
+
+static const char *no_path(void *ctx, __u64 id)
+{
+	return NULL;
+}
+
+static const struct cgroup_tree no_tree = { .ancestors = no_ancestors, .path = no_path };
+
+static void init_cg(struct tui_state *st, enum group_by by, bool available)
+{
+	struct tui_opts o = opts(true, false);
+	char err[128];
+
+	o.view.by = by;
+	o.view.cg = available ? &no_tree : NULL;
+	o.cgroups_available = available;
+	CHECK_INT(tui_state_init(st, &o, true, err, sizeof(err)), 0);
+}
+
+/* Cgroup rows: ids 100, 101, ... with the given paths. */
+static void set_cg_rows(struct tui_state *st, struct row *rows, char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&rows[i], 0, sizeof(rows[i]));
+		rows[i].kind = ROW_CGROUP;
+		rows[i].cgroup_id = 100 + i;
+		rows[i].cgroup = paths[i];
+	}
+	tui_rows(st, rows, n);
+}
+
+TEST(tui_c_toggles_the_cgroup_view)
+{
+	struct tui_state st;
+	struct view v;
+	unsigned int act;
+
+	init_cg(&st, BY_PROCESS, true);
+	type(&st, "/bash\n");
+	act = tui_key(&st, 'c');
+	CHECK(act & TUI_REBUILD);
+	CHECK(!st.msg_error);
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_CGROUP);
+	CHECK(v.cg == &no_tree);
+	/* the command filter is not a cgroup filter */
+	CHECK(v.comm == NULL);
+	CHECK_INT(tui_key(&st, 'c') & TUI_REBUILD, TUI_REBUILD);
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_PROCESS);
+	CHECK_STR(v.comm, "bash");
+
+	/* c goes back to threads when it left threads */
+	tui_key(&st, 't');
+	tui_key(&st, 'c');
+	CHECK_INT(st.by, BY_CGROUP);
+	tui_key(&st, 'c');
+	CHECK_INT(st.by, BY_THREAD);
+
+	/* t and H leave the cgroup view for threads and processes */
+	tui_key(&st, 'c');
+	CHECK(tui_key(&st, 't') & TUI_REBUILD);
+	CHECK_INT(st.by, BY_THREAD);
+	tui_key(&st, 'c');
+	CHECK(tui_key(&st, 'H') & TUI_REBUILD);
+	CHECK_INT(st.by, BY_PROCESS);
+	tui_key(&st, 'c');
+	tui_key(&st, 'H');
+	CHECK_INT(st.by, BY_PROCESS);
+
+	/* started in the cgroup view */
+	init_cg(&st, BY_CGROUP, true);
+	CHECK_INT(st.by, BY_CGROUP);
+	tui_key(&st, 'c');
+	CHECK_INT(st.by, BY_PROCESS);
+}
+
+TEST(tui_c_without_cgroups_says_how)
+{
+	struct tui_opts o = opts(true, false);
+	struct tui_state st;
+	char err[128];
+	unsigned int act;
+
+	init_cg(&st, BY_PROCESS, false);
+	act = tui_key(&st, 'c');
+	CHECK(!(act & TUI_REBUILD));
+	CHECK(act & TUI_REDRAW);
+	CHECK_INT(st.by, BY_PROCESS);
+	CHECK(st.msg_error);
+	CHECK_STR(st.msg, "start tdtop with --by cgroup or -c PATH for the cgroup view");
+	tui_key(&st, KEY_DOWN);
+	CHECK_STR(st.msg, "");
+
+	/* the source's reason, e.g. a recording without cgroups */
+	o.cgroups_why = "the recording has no cgroups";
+	CHECK_INT(tui_state_init(&st, &o, false, err, sizeof(err)), 0);
+	tui_key(&st, 'c');
+	CHECK_STR(st.msg, "the recording has no cgroups");
+	/* available without a tree is not available */
+	o.cgroups_available = true;
+	CHECK_INT(tui_state_init(&st, &o, false, err, sizeof(err)), 0);
+	tui_key(&st, 'c');
+	CHECK_INT(st.by, BY_PROCESS);
+	o.view.by = BY_CGROUP;
+	CHECK_INT(tui_state_init(&st, &o, false, err, sizeof(err)), -1);
+	CHECK(strstr(err, "cgroup") != NULL);
+}
+
+TEST(tui_cgroup_sort_keys_have_no_pid)
+{
+	struct sort_key keys[TUI_MAX_SORT_KEYS];
+	struct tui_state st;
+
+	init_cg(&st, BY_PROCESS, true);
+	tui_key(&st, '<');
+	tui_key(&st, '<');
+	CHECK_STR(sort_name(&st), "pid");
+	/* the pid order becomes the name order, which draws the tree */
+	tui_key(&st, 'c');
+	CHECK_STR(sort_name(&st), "comm");
+	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 7);
+	CHECK_INT(keys[0].kind, SORT_COMM);
+	tui_key(&st, '<');
+	CHECK_STR(sort_name(&st), "ipc");
+	tui_key(&st, '>');
+	tui_key(&st, '>');
+	CHECK_STR(sort_name(&st), "cpu");
+}
+
+TEST(tui_enter_opens_a_cgroup_and_esc_returns)
+{
+	char p0[] = "/", p1[] = "/system.slice", p2[] = "/system.slice/nginx.service";
+	char *paths[] = { p0, p1, p2 };
+	static const int pids[] = { 500, 501 };
+	struct row rows[3], procs[2];
+	struct tui_state st;
+	struct view v;
+	unsigned int act;
+
+	init_cg(&st, BY_CGROUP, true);
+	st.base.within = 7;	/* -c PATH */
+	set_cg_rows(&st, rows, paths, 3);
+	tui_key(&st, KEY_DOWN);
+	tui_key(&st, KEY_DOWN);
+	set_cg_rows(&st, rows, paths, 3);
+	CHECK_INT(st.list.cursor, 2);
+	CHECK_U64(st.sel_cg, 102);
+	CHECK_STR(st.sel_cg_name, "nginx.service");
+
+	act = tui_key(&st, '\n');
+	CHECK(act & TUI_REBUILD);
+	CHECK(!(act & TUI_DETAIL));
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_PROCESS);
+	CHECK_U64(v.within, 102);
+	CHECK_STR(st.cg_name, "nginx.service");
+	CHECK(strstr(st.msg, "nginx.service") != NULL);
+	CHECK_INT(st.list.cursor, 0);
+
+	/* the cgroup rows still on screen until the rebuild are not the selection */
+	tui_rows(&st, rows, 3);
+	set_rows(&st, procs, pids, 2);
+	CHECK_INT(st.list.nr, 2);
+
+	/* Enter on a process opens its detail; Esc back to the processes in the cgroup */
+	tui_key(&st, KEY_DOWN);
+	set_rows(&st, procs, pids, 2);
+	CHECK(tui_key(&st, '\n') & TUI_DETAIL);
+	CHECK_INT(st.detail_pid, 501);
+	tui_key(&st, 27);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	tui_view(&st, &v);
+	CHECK_U64(v.within, 102);
+	/* t shows the threads in the cgroup */
+	tui_key(&st, 't');
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_THREAD);
+	CHECK_U64(v.within, 102);
+
+	/* Esc: the cgroup rows again, the one opened under the cursor */
+	act = tui_key(&st, 27);
+	CHECK(act & TUI_REBUILD);
+	tui_view(&st, &v);
+	CHECK_INT(v.by, BY_CGROUP);
+	CHECK_U64(v.within, 7);
+	CHECK_INT(st.cg_within, 0);
+	set_cg_rows(&st, rows, paths, 3);
+	CHECK_INT(st.list.cursor, 2);
+	/* c leaves the cgroup view for threads, the grouping last used */
+	tui_key(&st, 'c');
+	CHECK_INT(st.by, BY_THREAD);
+	/* Esc outside a cgroup does nothing */
+	CHECK_INT(tui_key(&st, 27), 0);
+
+	/* c inside a cgroup goes back to the cgroup rows too */
+	tui_key(&st, 'c');
+	set_cg_rows(&st, rows, paths, 3);
+	tui_key(&st, KEY_DOWN);
+	set_cg_rows(&st, rows, paths, 3);
+	tui_key(&st, KEY_ENTER);
+	CHECK_U64(st.cg_within, 101);
+	tui_key(&st, 'c');
+	CHECK_INT(st.by, BY_CGROUP);
+	CHECK_INT(st.cg_within, 0);
+	set_cg_rows(&st, rows, paths, 3);
+	CHECK_INT(st.list.cursor, 1);
+
+	/* a row without a cgroup id would open every process */
+	tui_key(&st, KEY_HOME);
+	rows[0].cgroup_id = 0;
+	tui_rows(&st, rows, 3);
+	CHECK_INT(tui_key(&st, '\n') & TUI_REBUILD, 0);
+	CHECK(st.msg_error);
+	CHECK_INT(st.by, BY_CGROUP);
+
+	/* no rows, nothing to open */
+	set_cg_rows(&st, rows, paths, 0);
+	CHECK_INT(tui_key(&st, '\n'), 0);
+	CHECK_INT(st.by, BY_CGROUP);
+}
+
+TEST(tui_cgroup_name_filter_is_the_path)
+{
+	struct tui_state st;
+	struct view v;
+	unsigned int act;
+
+	init_cg(&st, BY_CGROUP, true);
+	tui_key(&st, '/');
+	CHECK_INT(st.prompt, TUI_PROMPT_PATH);
+	/* longer than a command name: a path filter may be */
+	act = type(&st, "system.slice/nginx.service\n");
+	CHECK(act & TUI_REBUILD);
+	CHECK(!st.msg_error);
+	CHECK_STR(st.cg_filter, "system.slice/nginx.service");
+	CHECK_STR(st.comm, "");
+	tui_view(&st, &v);
+	CHECK(v.comm == NULL);
+	/* the process view keeps its own filter */
+	type(&st, "c/ssh\n");
+	CHECK_STR(st.comm, "ssh");
+	CHECK_STR(st.cg_filter, "system.slice/nginx.service");
+	type(&st, "c/\n");
+	CHECK_STR(st.cg_filter, "");
+	CHECK_STR(st.comm, "ssh");
+}
