@@ -161,6 +161,10 @@ static int tui_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	struct run *r = arg;
 	int ret = live__next(&r->live, out, err, errlen);
 
+	/* the previous interval was the last report of removed cgroups */
+	if (r->cg.on)
+		cgroup_cache__drop_gone(&r->cg.cache);
+
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }
 
