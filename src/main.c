@@ -159,11 +159,12 @@ static int run_batch(struct run *r, const struct options *o, char *err, size_t e
 static int tui_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 {
 	struct run *r = arg;
-	int ret = live__next(&r->live, out, err, errlen);
+	int ret;
 
-	/* the previous interval was the last report of removed cgroups */
+	/* the interval shown last was the last report of removed cgroups */
 	if (r->cg.on)
 		cgroup_cache__drop_gone(&r->cg.cache);
+	ret = live__next(&r->live, out, err, errlen);
 
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }
