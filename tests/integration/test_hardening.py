@@ -1,0 +1,777 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Hardening: tdtop under AddressSanitizer/UBSan and valgrind on real runs;
+privileges (root, exactly CAP_BPF + CAP_PERFMON, none); and faults: two
+instances at once, a process exec'ing or exiting mid-interval (also exec
+from a thread), /proc entries vanishing under the interactive view, SIGHUP
+and a terminal that goes away, a CPU taken offline and back, and another
+user of the perf events. kill -9 is covered by test_cli."""
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from tdtest import (BPFTOOL, TDTOP, LineReader, SkipTest, Tdtop, Workload, assert_close,
+                    assert_conservation, group_intervals, helper_path, parse_json_lines,
+                    require_cpus, require_root, run, schedstat_ns, sum_rows)
+
+TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TDTOP_SAN = os.environ.get("TDTOP_SAN", os.path.join(TOP, "tdtop-san"))
+VALGRIND = shutil.which("valgrind")
+TMUX = shutil.which("tmux")
+PERF = shutil.which("perf")
+SETPRIV = shutil.which("setpriv")
+# every program tdtop loads, on_rename included
+ALL_PROGS = ("on_switch", "flush", "on_free", "on_rename")
+EVS = ("cpu-clock", "context-switches")
+MS = 1000000
+SANITIZER_REPORT = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|"
+                              r"UndefinedBehaviorSanitizer|SUMMARY: \w+Sanitizer")
+
+
+def _cpu_ticks(pid):
+    """utime + stime of pid in clock ticks, None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except OSError:
+        return None
+
+
+def _wait_gone(pid, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not os.path.exists(f"/proc/{pid}") or _is_zombie(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _is_zombie(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _progs_of(pid):
+    """Names of the BPF programs pid holds open (from its fdinfo)."""
+    ids = set()
+    for fd in glob.glob(f"/proc/{pid}/fd/*"):
+        try:
+            if os.readlink(fd) != "anon_inode:bpf-prog":
+                continue
+            with open(f"/proc/{pid}/fdinfo/{os.path.basename(fd)}") as f:
+                for line in f:
+                    if line.startswith("prog_id:"):
+                        ids.add(int(line.split()[1]))
+        except OSError:
+            continue
+    res = run([BPFTOOL, "-j", "prog", "show"], timeout=30)
+    return {p.get("name", "") for p in json.loads(res.stdout or b"[]") if p["id"] in ids}
+
+
+def _loaded_ids():
+    res = run([BPFTOOL, "-j", "prog", "show"], timeout=30)
+    assert res.returncode == 0, res
+    return {p["id"]: p.get("name", "") for p in json.loads(res.stdout or b"[]")}
+
+
+def _assert_nothing_left(before, timeout=5):
+    """No tdtop program loaded since *before* (ids) is still there, except
+    those another live tdtop holds (other tests may run one)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        new = {i: n for i, n in _loaded_ids().items() if i not in before and n in ALL_PROGS}
+        held = set()
+        for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+            try:
+                if os.path.basename(os.readlink(f"/proc/{pid}/exe")).startswith("tdtop"):
+                    held |= {i for i in new if f"prog_id:\t{i}\n" in _fdinfos(pid)}
+            except OSError:
+                continue
+        left = {i: n for i, n in new.items() if i not in held}
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert not left, f"programs left loaded: {left}"
+
+
+def _fdinfos(pid):
+    out = []
+    for path in glob.glob(f"/proc/{pid}/fdinfo/*"):
+        try:
+            with open(path) as f:
+                out.append(f.read())
+        except OSError:
+            pass
+    return "".join(out)
+
+
+# ---- sanitizers and valgrind ----
+
+def _san_binary():
+    if not os.access(TDTOP_SAN, os.X_OK):
+        raise SkipTest(f"no sanitizer build at {TDTOP_SAN} (make SAN=1, or set TDTOP_SAN)")
+    return TDTOP_SAN
+
+
+def _san_env():
+    return dict(os.environ, ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:abort_on_error=0",
+                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+
+
+def _san_run(args, timeout=60, output=None):
+    """Runs the sanitizer build; its output is stdout or the file *output*."""
+    res = run(args, timeout=timeout, env=_san_env())
+    err = res.stderr.decode("utf-8", "replace")
+    assert not SANITIZER_REPORT.search(err), f"sanitizer report from {args}:\n{err[-4000:]}"
+    assert res.returncode == 0, f"{args} exited with {res.returncode}: {err[-2000:]}"
+    if output:
+        assert os.path.getsize(output) > 0, f"{args} wrote nothing to {output}"
+    else:
+        assert res.stdout, f"{args} printed nothing"
+    return res
+
+
+def test_sanitizers_batch_record_report():
+    """Batch runs in every output format and grouping, a record and the
+    reports of it (plain, JSON by thread, CSV by cgroup, a diff) under
+    ASan + UBSan + LeakSanitizer, while a workload starts and ends threads
+    and processes: nothing may be reported."""
+    require_root()
+    san = _san_binary()
+    with Workload("threads", 40, 2000, "spawn", 4000, 300, "burn", 1500, 2, now=True) as wl, \
+            tempfile.TemporaryDirectory() as tmp:
+        wl.ready()
+        base = [san, "-b", "-d", "0.2", "-n", "3"]
+        _san_run(base)                                    # TopDown discovery, fallback, text
+        _san_run(base + ["-o", "json", "-H", "-e", "cpu-clock,cs,faults", "-s", "cs"])
+        _san_run(base + ["-o", "csv", "--by", "cgroup", "-e", "cpu-clock", "--top", "5"])
+        rec = [os.path.join(tmp, f"r{i}.jsonl.gz") for i in range(2)]
+        for path in rec:
+            _san_run([san, "record", "-o", path, "-e", "cpu-clock,context-switches",
+                      "-d", "0.2", "-n", "3", "--by", "cgroup"], output=path)
+        _san_run([san, "report", "-b", rec[0]])
+        _san_run([san, "report", "-o", "json", "-H", rec[0]])
+        _san_run([san, "report", "-o", "csv", "--by", "cgroup", rec[1]])
+        _san_run([san, "report", "-b", "--diff", rec[0], rec[1]])
+        wl.done(timeout=60)
+
+
+def _valgrind_shim(tmp):
+    """Builds tests/valgrind/bpf_defined.c: marks what bpf() batch lookups
+    wrote as defined, which valgrind 3.19 does not know about."""
+    src = os.path.join(TOP, "tests", "valgrind", "bpf_defined.c")
+    so = os.path.join(tmp, "bpf_defined.so")
+    res = run(["cc", "-O2", "-shared", "-fPIC", "-o", so, src, "-ldl"], timeout=60)
+    assert res.returncode == 0, f"building {src} failed: {res.stderr.decode()}"
+    return so
+
+
+def _valgrind(args, tmp, shim=None):
+    supp = os.path.join(TOP, "tests", "valgrind", "libbpf.supp")
+    env = dict(os.environ)
+    if shim:
+        env["LD_PRELOAD"] = shim
+    cmd = [VALGRIND, "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=all",
+           f"--suppressions={supp}", "--track-origins=yes", *args]
+    res = run(cmd, timeout=120, env=env)
+    err = res.stderr.decode("utf-8", "replace")
+    assert res.returncode == 0, f"valgrind {args} exited with {res.returncode}:\n{err[-6000:]}"
+    assert "ERROR SUMMARY: 0 errors" in err, err[-3000:]
+    assert "All heap blocks were freed" in err or "definitely lost: 0" in err, err[-3000:]
+    return res
+
+
+def test_valgrind_batch_and_report():
+    """memcheck on a live batch run (text, then JSON by thread) and on a
+    report: no invalid access, no use of uninitialised memory, no leak.
+    tests/valgrind/ holds the shim and the one libbpf-internal suppression
+    this needs (see the comments there)."""
+    require_root()
+    if not VALGRIND:
+        raise SkipTest("needs valgrind")
+    with tempfile.TemporaryDirectory() as tmp:
+        shim = _valgrind_shim(tmp)
+        _valgrind([TDTOP, "-b", "-n", "2", "-d", "0.3", "-e", "cpu-clock"], tmp, shim)
+        _valgrind([TDTOP, "-b", "-n", "2", "-d", "0.3", "-o", "json", "-H",
+                   "-e", "cpu-clock,context-switches"], tmp, shim)
+        rec = os.path.join(tmp, "r.jsonl.gz")
+        res = run([TDTOP, "record", "-o", rec, "-e", "cpu-clock", "-d", "0.2", "-n", "2"],
+                  timeout=30)
+        assert res.returncode == 0, res
+        _valgrind([TDTOP, "report", "-b", rec], tmp)
+
+
+# ---- privileges ----
+
+def _as_user(caps, *args, memlock=None, timeout=30):
+    """tdtop as user nobody holding exactly *caps* (e.g. "bpf,perfmon")."""
+    if not SETPRIV:
+        raise SkipTest("needs setpriv (util-linux)")
+    cmd = [SETPRIV, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    if caps:
+        plus = ",".join(f"+{c}" for c in caps.split(","))
+        cmd += [f"--inh-caps={plus}", f"--ambient-caps={plus}"]
+    else:
+        cmd += ["--inh-caps=-all"]
+    cmd += [TDTOP, *args]
+    if memlock is not None:
+        cmd = ["prlimit", f"--memlock={memlock}:{memlock}"] + cmd
+    return run(cmd, timeout=timeout)
+
+
+def _caps_run_matches_truth(caps):
+    """A burn measured by tdtop running with *caps* only; returns the
+    intervals after checking them against the burn's own CPU time."""
+    with Workload("burn", 400, now=False) as wl:
+        wl.ready()
+        start = schedstat_ns(wl.pid)
+        cmd = [SETPRIV, "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+               f"--inh-caps=+{caps.replace(',', ',+')}",
+               f"--ambient-caps=+{caps.replace(',', ',+')}",
+               "prlimit", "--memlock=0:0", "--",
+               TDTOP, "-b", "-o", "json", "-e", ",".join(EVS), "-d", "0.3"]
+        # prlimit runs after setpriv: an unprivileged user can lower, not raise
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        out, err = LineReader(proc.stdout), LineReader(proc.stderr)
+        try:
+            assert out.wait_for(lambda lines: lines, 10), \
+                f"no output from tdtop with {caps}: {err.data()!r}"
+            wl.go()
+            wl.done(timeout=30)
+            truth = schedstat_ns(wl.pid) - start
+            time.sleep(0.7)
+            proc.send_signal(signal.SIGINT)
+            proc.wait(10)
+            out.join(5)
+            err.join(5)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(5)
+            proc.stdout.close()
+            proc.stderr.close()
+        assert proc.returncode == 0, \
+            f"tdtop with {caps} exited {proc.returncode}: {err.data()!r}"
+        ivs = group_intervals(parse_json_lines(out.lines))
+        assert_conservation(ivs, EVS)
+        rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+        assert_close(f"burn cpu_ns with only {caps}", sum_rows(rows), truth, rel=0.02,
+                     slack=5 * MS)
+        return ivs
+
+
+def test_caps_bpf_perfmon_suffice():
+    """User nobody with exactly CAP_BPF + CAP_PERFMON (and RLIMIT_MEMLOCK 0)
+    measures correctly. The self-cost needs the kernel's BPF run-time
+    statistics, which only CAP_SYS_ADMIN may switch on: it is absent (null)
+    then, and present as root."""
+    require_root()
+    if not SETPRIV:
+        raise SkipTest("needs setpriv (util-linux)")
+    ivs = _caps_run_matches_truth("bpf,perfmon")
+    costs = {iv["self"].get("bpf_ns_per_switch") for iv, _ in ivs}
+    assert costs == {None}, f"self-cost without CAP_SYS_ADMIN: {costs}"
+    print(f"    CAP_BPF+CAP_PERFMON: {len(ivs)} intervals, self-cost absent (bpf_enable_stats "
+          "needs CAP_SYS_ADMIN)")
+    res = run([TDTOP, "-b", "-o", "json", "-e", "cpu-clock", "-d", "0.3", "-n", "2"])
+    root_costs = [json.loads(line)["self"].get("bpf_ns_per_switch")
+                  for line in res.stdout.splitlines() if b'"interval"' in line]
+    assert res.returncode == 0 and all(isinstance(c, float) for c in root_costs), \
+        f"root: self-cost {root_costs}, rc {res.returncode}"
+
+
+def test_cap_sys_admin_alone_suffices():
+    """CAP_SYS_ADMIN implies both (the kernel's bpf_capable() and
+    perfmon_capable() accept it), and tdtop's own check agrees."""
+    require_root()
+    if not SETPRIV:
+        raise SkipTest("needs setpriv (util-linux)")
+    ivs = _caps_run_matches_truth("sys_admin")
+    assert all(isinstance(iv["self"].get("bpf_ns_per_switch"), (int, float))
+               for iv, _ in ivs[1:]), "CAP_SYS_ADMIN may switch the run-time stats on"
+
+
+def test_missing_caps_one_line_exit_1():
+    """Without the capabilities (none, or only one of the two): exit 1 and
+    one line on stderr naming what is needed; nothing on stdout."""
+    require_root()
+    for caps in ("", "bpf", "perfmon", "sys_resource,net_admin"):
+        res = _as_user(caps, "-b", "-n", "1", "-d", "0.1")
+        err = res.stderr.decode()
+        assert res.returncode == 1, f"caps '{caps}': exit {res.returncode}, stderr {err!r}"
+        assert res.stdout == b"", f"caps '{caps}': stdout {res.stdout[:200]!r}"
+        lines = err.splitlines()
+        assert len(lines) == 1 and "CAP_BPF" in err and "CAP_PERFMON" in err, \
+            f"caps '{caps}': stderr {err!r}"
+        assert not lines[0].startswith("tdtop: tdtop "), \
+            (f"the program's name is said twice: {lines[0]!r} (src/main.c, main(): the "
+             "message after privileged() fails)")
+
+
+# ---- faults ----
+
+def test_two_instances_at_once():
+    """Two tdtops at the same time: each loads its own programs, both see
+    the burn's CPU time and add up every interval; after both stop,
+    nothing of either stays loaded."""
+    require_root()
+    before = set(_loaded_ids())
+    with Workload("burn", 500, 2) as wl:
+        wl.ready()
+        with Tdtop("-e", ",".join(EVS), "-d", "0.3") as a, \
+                Tdtop("-H", "-e", ",".join(EVS), "-d", "0.25") as b:
+            a.wait_intervals(1)
+            b.wait_intervals(1)
+            progs_a, progs_b = _progs_of(a.proc.pid), _progs_of(b.proc.pid)
+            assert set(ALL_PROGS) <= progs_a and set(ALL_PROGS) <= progs_b, (progs_a, progs_b)
+            start = schedstat_ns(wl.pid)
+            wl.go()
+            wl.done()
+            truth = schedstat_ns(wl.pid) - start
+            n_a, n_b = len(a.intervals()), len(b.intervals())
+            a.wait_intervals(n_a + 2)
+            b.wait_intervals(n_b + 2)
+            assert a.stop() == 0 and b.stop() == 0, (a.stderr(), b.stderr())
+            for td in (a, b):
+                ivs = td.intervals()
+                assert_conservation(ivs, EVS)
+                rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+                # both started before the go: the whole burn is in their rows
+                assert_close(f"burn seen by {td.cmd[3:]}", sum_rows(rows), truth, rel=0.02,
+                             slack=5 * MS)
+        wl.finish()
+    _assert_nothing_left(before)
+
+
+EXEC_SCRIPT = r"""
+import os, sys, threading, time
+def spin(s):
+    t = time.thread_time()
+    while time.thread_time() - t < s:
+        pass
+wl, name, from_thread = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+sys.stdin.readline()                 # the go
+def become_workload():
+    spin(0.25)
+    print(f"EXEC {threading.get_native_id()}", flush=True)
+    os.execv(wl, [wl, "--now", "--name", name, "burn", "250"])
+if from_thread:
+    threading.Thread(target=become_workload).start()
+    spin(0.15)
+    time.sleep(60)
+else:
+    become_workload()
+"""
+
+
+class Exec:
+    """A python process that, on a line on stdin, burns CPU and then execs
+    the workload (from the main thread or from a second thread)."""
+
+    def __init__(self, name, from_thread):
+        self.proc = subprocess.Popen([sys.executable, "-c", EXEC_SCRIPT,
+                                      helper_path("workload"), name, "1" if from_thread else "0"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.pid = self.proc.pid
+        self.out = LineReader(self.proc.stdout)
+        self.err = LineReader(self.proc.stderr)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(10)
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def go(self):
+        self.proc.stdin.write(b"go\n")
+        self.proc.stdin.flush()
+
+    def lines_until_done(self, timeout=30):
+        """stdout lines up to the workload's done report."""
+        done = self.out.wait_for(lambda lines: any(b'"phase":"done"' in x for x in lines),
+                                 timeout)
+        assert done, (f"no done report within {timeout}s: {self.out.data()!r}, "
+                      f"stderr {self.err.data()!r}")
+        return [x.decode() for x in self.out.lines]
+
+    def exit(self):
+        """Ends the workload (stdin EOF) and returns its rusage CPU time in ns."""
+        self.proc.stdin.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            pid, status, ru = os.wait4(self.pid, os.WNOHANG)
+            if pid:
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                return int((ru.ru_utime + ru.ru_stime) * 1e9)
+            time.sleep(0.02)
+        raise AssertionError("workload did not exit after stdin EOF")
+
+
+def test_exec_and_exit_mid_interval():
+    """A process burns as python3, execs the workload mid-interval (which
+    renames itself), burns again and exits mid-interval: its rows follow
+    the new name, it is one row per interval, its CPU time over all
+    intervals is its whole CPU time (rusage), and every interval adds up."""
+    require_root()
+    with Tdtop("-e", ",".join(EVS), "-d", "0.3") as td:
+        td.wait_intervals(1)
+        with Exec("wl-exec", from_thread=False) as ex:
+            # python's start-up lands in an interval of its own, under its name
+            td.wait_intervals(len(td.intervals()) + 2)
+            ex.go()
+            ex.lines_until_done()
+            n = len(td.intervals())
+            td.wait_intervals(n + 1)
+            time.sleep(0.13)                    # somewhere inside an interval
+            truth = ex.exit()
+            td.wait_exited(ex.pid)
+        assert td.stop() == 0, td.stderr()
+        ivs = td.intervals()
+    assert_conservation(ivs, EVS)
+    per_iv = [[r for r in rs if r["pid"] == ex.pid] for _, rs in ivs]
+    assert all(len(rows) <= 1 for rows in per_iv), "more than one row per interval"
+    rows = [r for rows in per_iv for r in rows]
+    comms = [r["comm"] for r in rows]
+    assert comms[0] == "python3" and comms[-1] == "wl-exec", f"names over time: {comms}"
+    assert rows[-1].get("exited") is True, rows[-1]
+    assert_close("exec'd process cpu_ns vs rusage", sum_rows(rows), truth, rel=0.02,
+                 slack=5 * MS)
+
+
+def _stale_map_entry(td_pid, tid):
+    """Whether tdtop's kernel task map still holds an entry of thread tid."""
+    for info in _fdinfos(td_pid).split("pos:"):
+        m = re.search(r"map_id:\s+(\d+)", info)
+        if not m:
+            continue
+        res = run([BPFTOOL, "-j", "map", "dump", "id", m.group(1)], timeout=30)
+        try:
+            entries = json.loads(res.stdout or b"[]")
+        except ValueError:
+            continue
+        for e in entries if isinstance(entries, list) else []:
+            key = e.get("formatted", e).get("key") if isinstance(e, dict) else None
+            if isinstance(key, dict) and key.get("tid") == tid and "start_ns" in key:
+                return True
+    return False
+
+
+def test_exec_from_a_thread():
+    """A second thread execs: the kernel turns it into the leader (it takes
+    the leader's pid and start time). The thread's own entry must still be
+    reported as exited once, not linger in tdtop's task map forever."""
+    require_root()
+    with Tdtop("-H", "-e", ",".join(EVS), "-d", "0.3") as td:
+        td.wait_intervals(1)
+        with Exec("wl-thrx", from_thread=True) as ex:
+            ex.go()
+            lines = ex.lines_until_done()
+            tid = int(next(line.split()[1] for line in lines if line.startswith("EXEC")))
+            td.wait_rows(lambda r: r.get("tid") == ex.pid and r["comm"] == "wl-thrx")
+            ex.exit()
+            td.wait_exited(ex.pid)
+            n = len(td.intervals())
+            td.wait_intervals(n + 3)
+            ivs = td.intervals()
+            mine = [r for _, rs in ivs for r in rs if r.get("tid") == tid]
+            assert mine, f"thread {tid} never shown before its exec"
+            exited = [r for r in mine if r.get("exited") is True]
+            if not exited:
+                stale = _stale_map_entry(td.proc.pid, tid)
+                raise AssertionError(
+                    f"thread {tid} of {ex.pid} exec'd and became the leader, but its own row "
+                    f"was never reported exited ({len(ivs) - n + 1} intervals after the exit);"
+                    f" its entry is {'still' if stale else 'not'} in the kernel task map. "
+                    "de_thread() gives the thread the leader's pid and start_time, so "
+                    "on_free (bpf/tdtop.bpf.c) looks up the leader's key and the thread's "
+                    "(tid, start_ns) entry is never marked exited")
+        assert td.stop() == 0, td.stderr()
+
+
+PANE_PROMPT = "hard$ "
+DONE = "TDTOP-DONE-42"      # echoed as $((6*7)): the typed command does not match
+
+
+class Pane:
+    """A bash in a detached tmux session on a private server."""
+
+    def __init__(self, command=None):
+        require_root()
+        if not TMUX:
+            raise SkipTest("needs tmux")
+        self.socket = f"tdtop-hard-{os.getpid()}-{time.monotonic_ns()}"
+        cmd = command or f"env PS1='{PANE_PROMPT}' bash --norc --noprofile"
+        self._tmux("new-session", "-d", "-s", "h", "-x", "120", "-y", "40", cmd)
+        if command is None:
+            self.wait_for(lambda s: any(line.startswith(PANE_PROMPT.rstrip()) for line in s),
+                          10, "prompt")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+
+    def kill(self):
+        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=10)
+
+    def _tmux(self, *args):
+        res = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, timeout=10)
+        assert res.returncode == 0, f"tmux {args}: {res.stderr!r}"
+        return res.stdout.decode("utf-8", "replace")
+
+    def line(self, text):
+        self._tmux("send-keys", "-t", "h", "-l", text)
+        self._tmux("send-keys", "-t", "h", "Enter")
+
+    def keys(self, *keys):
+        self._tmux("send-keys", "-t", "h", *keys)
+
+    def screen(self):
+        return self._tmux("capture-pane", "-p", "-t", "h").split("\n")
+
+    def wait_for(self, pred, timeout, what):
+        deadline = time.monotonic() + timeout
+        while True:
+            s = self.screen()
+            if pred(s):
+                return s
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {what} within {timeout}s; screen:\n" + "\n".join(s))
+            time.sleep(0.05)
+
+
+def _tdtop_pids(binary):
+    real = os.path.realpath(binary)
+    out = []
+    for p in (d for d in os.listdir("/proc") if d.isdigit()):
+        try:
+            if os.path.realpath(f"/proc/{p}/exe") == real and not _is_zombie(int(p)):
+                out.append(int(p))
+        except OSError:
+            continue
+    return out
+
+
+def _start_tui(pane, binary, tmp, extra=""):
+    """tdtop's interactive view in the pane, stderr to a file; returns its pid."""
+    before = set(_tdtop_pids(binary))
+    err, rc = os.path.join(tmp, "err"), os.path.join(tmp, "rc")
+    assert "'" not in binary + tmp, "quotes in paths"
+    pane.line(f"sh -c 'trap \"\" HUP; {binary} -d 0.3 {extra} 2>{err}; "
+              f"echo $? > {rc}'; echo TDTOP-DONE-$((6*7))")
+    pane.wait_for(lambda s: any(line.lstrip().startswith("PID") and "COMM" in line for line in s),
+                  20, "the table")
+    pids = [p for p in _tdtop_pids(binary) if p not in before]
+    assert len(pids) == 1, f"tdtop processes started: {pids}"
+    return pids[0], err, rc
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def test_tui_survives_vanishing_processes():
+    """The interactive view looks up the owner of every process on screen
+    in /proc; with thousands of short-lived processes most are gone by the
+    lookup. It keeps drawing, shows them, quits cleanly, and (with the
+    sanitizer build when there is one) nothing is reported."""
+    binary = TDTOP_SAN if os.access(TDTOP_SAN, os.X_OK) else TDTOP
+    with Pane() as pane, tempfile.TemporaryDirectory() as tmp, \
+            Workload("spawn", 4000, 1500, name="wl-vanish") as wl:
+        pid, err, rc = _start_tui(pane, binary, tmp, "-e cpu-clock")
+        wl.ready()
+        wl.go()
+        seen = pane.wait_for(lambda s: any("wl-child" in line for line in s), 30,
+                             "short-lived children on screen")
+        wl.done(timeout=90)
+        pane.keys("q")
+        pane.wait_for(lambda s: any(line.startswith(DONE) for line in s), 10, "exit after q")
+        assert _read(rc) == "0\n", f"exit status {_read(rc)!r}, stderr {_read(err)!r}"
+        text = _read(err) or ""
+        assert not SANITIZER_REPORT.search(text), text[-4000:]
+        assert any("wl-child" in line for line in seen)
+        wl.finish()
+
+
+def test_sighup_restores_terminal():
+    """SIGHUP while the terminal is still there: exit 0 and the shell's
+    screen and tty modes are back."""
+    with Pane() as pane, tempfile.TemporaryDirectory() as tmp:
+        pid, err, rc = _start_tui(pane, TDTOP, tmp)
+        os.kill(pid, signal.SIGHUP)
+        pane.wait_for(lambda s: any(line.startswith(DONE) for line in s), 10, "exit after HUP")
+        assert _read(rc) == "0\n", f"exit status {_read(rc)!r}, stderr {_read(err)!r}"
+        with tempfile.NamedTemporaryFile("r", suffix=".stty") as f:
+            pane.line(f"stty -a > {f.name}; echo STTY-DONE")
+            pane.wait_for(lambda s: any(line.startswith("STTY-DONE") for line in s), 5, "stty")
+            flags = f.read().replace(";", " ").split()
+        for flag in ("icanon", "echo", "isig", "icrnl", "opost"):
+            assert flag in flags and f"-{flag}" not in flags, f"{flag} not restored: {flags}"
+
+
+def test_terminal_closed_with_sighup():
+    """The terminal goes away (tmux session killed): bash, its session
+    leader, passes SIGHUP on to tdtop, which exits 0 at once and leaves
+    nothing loaded."""
+    before = set(_loaded_ids())
+    with Pane() as pane, tempfile.TemporaryDirectory() as tmp:
+        pid, err, rc = _start_tui(pane, TDTOP, tmp)
+        pane.kill()
+        assert _wait_gone(pid, 5), "tdtop still running 5 s after its terminal went away"
+        deadline = time.monotonic() + 5
+        while _read(rc) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _read(rc) == "0\n", f"exit status {_read(rc)!r}, stderr {_read(err)!r}"
+    _assert_nothing_left(before)
+
+
+def test_terminal_closed_without_sighup():
+    """The terminal goes away but no SIGHUP reaches tdtop (its session
+    leader ignores it): reads from the tty now return end-of-file. tdtop
+    must notice and exit, not spin on the dead terminal."""
+    with tempfile.TemporaryDirectory() as tmp:
+        err, rc = os.path.join(tmp, "err"), os.path.join(tmp, "rc")
+        before = set(_tdtop_pids(TDTOP))
+        # exec: whatever shell tmux uses must not stay as the session leader
+        cmd = (f"exec sh -c 'trap \"\" HUP; {TDTOP} -d 0.3 2>{err}; "
+               f"echo $? > {rc}'")
+        with Pane(command=cmd) as pane:
+            pane.wait_for(lambda s: any(line.lstrip().startswith("PID") for line in s), 20,
+                          "the table")
+            pids = [p for p in _tdtop_pids(TDTOP) if p not in before]
+            assert len(pids) == 1, pids
+            pid = pids[0]
+            pane.kill()
+            try:
+                if not _wait_gone(pid, 3):
+                    t0 = _cpu_ticks(pid)
+                    time.sleep(1)
+                    t1 = _cpu_ticks(pid)
+                    used = (t1 - t0) / os.sysconf("SC_CLK_TCK") if None not in (t0, t1) else 0
+                    raise AssertionError(
+                        f"tdtop still running 3 s after its terminal went away, using "
+                        f"{100 * used:.0f}% of a CPU: poll() reports POLLIN|POLLHUP on the dead "
+                        "tty and wait_input() (src/tui.c) keeps going because POLLIN is set; "
+                        "getch() then reads end-of-file as 'no key' and the loop spins")
+            finally:
+                if os.path.exists(f"/proc/{pid}"):
+                    os.kill(pid, signal.SIGKILL)
+
+
+def test_cpu_offline_and_back():
+    """CPU 1 goes offline for a second while tdtop runs, then comes back.
+    tdtop keeps running and every interval adds up; the time CPU 1 was
+    away is nobody's (the interval totals stay within the CPUs that were
+    there), and once it is back its counters count again."""
+    require_root()
+    require_cpus(2)
+    online = "/sys/devices/system/cpu/cpu1/online"
+    if not os.access(online, os.W_OK):
+        raise SkipTest(f"{online} is not writable (CPU 1 cannot be hot-unplugged here)")
+    with Tdtop("-e", ",".join(EVS), "-d", "0.3") as td:
+        td.wait_intervals(2)
+        try:
+            with open(online, "w") as f:
+                f.write("0")
+        except OSError as e:
+            raise SkipTest(f"the kernel refused to take CPU 1 offline: {e}")
+        try:
+            time.sleep(1.0)
+        finally:
+            with open(online, "w") as f:
+                f.write("1")
+        back = len(td.intervals())
+        td.wait_intervals(back + 5)
+        assert td.stop() == 0, td.stderr()
+        ivs = td.intervals()
+    assert_conservation(ivs, EVS, ncpus_check=False)
+    problems = []
+    for n, (iv, _) in enumerate(ivs):
+        most = iv["ncpus"] * iv["interval_s"] * 1e9 * 1.02 + 2 * MS
+        if iv["cpu_ns"]["total"] > most:
+            problems.append(
+                f"interval {n}: {iv['cpu_ns']['total'] / 1e9:.3f} CPU-seconds in "
+                f"{iv['interval_s']:.3f} s on {iv['ncpus']} CPUs: the offline time was charged "
+                "(charge() in bpf/tdtop.bpf.c takes now - last_ns of the CPU from before it "
+                "went offline)")
+    dead = []
+    for n, (iv, _) in enumerate(ivs[back + 1:], back + 1):
+        want = iv["ncpus"] * iv["interval_s"] * 1e9
+        if iv["totals"]["cpu-clock"] < 0.98 * want:
+            dead.append(f"{n}: {iv['totals']['cpu-clock'] / 1e9:.3f} of {want / 1e9:.3f} s")
+    if dead:
+        problems.append(
+            f"after CPU 1 came back the total cpu-clock stayed short in intervals "
+            f"{', '.join(dead)}: CPU 1's perf events stayed off after the hotplug (the kernel "
+            "does not re-enable per-CPU events; src/collector.c opens them once), with no "
+            "read error and running share 1")
+    assert not problems, "; ".join(problems)
+
+
+def test_other_perf_user_no_multiplexing():
+    """perf stat counting software events on every CPU at the same time:
+    software events are never multiplexed, so enabled == running (running
+    share exactly 1) throughout and the burn is still measured exactly."""
+    require_root()
+    if not PERF:
+        raise SkipTest("needs perf")
+    many = ",".join(["cpu-clock", "task-clock", "context-switches", "page-faults",
+                     "cpu-migrations", "minor-faults"] * 3)
+    perf = subprocess.Popen([PERF, "stat", "-a", "-e", many, "-x", ",", "--", "sleep", "4"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.3)
+        with Workload("burn", 400) as wl:
+            wl.ready()
+            start = schedstat_ns(wl.pid)
+            with Tdtop("-e", ",".join(EVS), "-d", "0.3") as td:
+                td.wait_intervals(1)
+                wl.go()
+                wl.done()
+                truth = schedstat_ns(wl.pid) - start
+                td.wait_intervals(len(td.intervals()) + 1)
+                assert td.stop() == 0, td.stderr()
+                ivs = td.intervals()
+            wl.finish()
+        _, perr = perf.communicate(timeout=15)
+    finally:
+        if perf.poll() is None:
+            perf.kill()
+            perf.wait(5)
+    assert perf.returncode == 0, perr.decode()[-2000:]
+    # -x: count,unit,event,run time,percentage of time counted,...
+    shares = [line.split(",")[4] for line in perr.decode().splitlines()
+              if line.count(",") >= 4 and line.split(",")[0].replace(".", "").isdigit()]
+    assert shares and all(float(s) == 100.0 for s in shares), f"perf's own shares: {shares}"
+    for n, (iv, _) in enumerate(ivs):
+        assert all(v == 1 for v in iv["running"].values()), f"interval {n}: {iv['running']}"
+    assert_conservation(ivs, EVS)
+    rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+    assert_close("burn with perf stat -a alongside", sum_rows(rows), truth, rel=0.02,
+                 slack=5 * MS)
