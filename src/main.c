@@ -407,7 +407,7 @@ int main(int argc, char **argv)
 	ret = EXIT_RUNTIME;
 	if (!privileged()) {
 		snprintf(err, sizeof(err),
-			 "tdtop needs root, or the CAP_BPF and CAP_PERFMON capabilities");
+			 "needs root, or the CAP_BPF and CAP_PERFMON capabilities");
 		goto out;
 	}
 	if (install_signals()) {

@@ -529,8 +529,13 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 			return -1;
 		default:
-			snprintf(err, errlen, "unknown option '%s' (see tdtop --help)",
-				 argv[optind - 1]);
+			/* a short option names itself; a long one is the word */
+			if (optopt)
+				snprintf(err, errlen, "unknown option '-%c' (see tdtop --help)",
+					 optopt);
+			else
+				snprintf(err, errlen, "unknown option '%s' (see tdtop --help)",
+					 argv[optind - 1]);
 			return -1;
 		}
 	}

@@ -284,7 +284,9 @@ static bool wait_input(struct tui *t)
 	}
 	if (poll(&pfd, 1, ms) < 0)
 		return true;	/* EINTR: a signal; the loop looks at the flags */
-	return !(pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) || (pfd.revents & POLLIN);
+	/* a hung-up terminal also reads as ready: take its last keys, then stop */
+	t->hangup = pfd.revents & (POLLHUP | POLLERR | POLLNVAL);
+	return !t->hangup || (pfd.revents & POLLIN);
 }
 
 static int apply(struct tui *t, unsigned int act)
@@ -348,6 +350,8 @@ static int loop(struct tui *t)
 			if (t->have_iv)
 				tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
 		}
+		if (t->hangup)
+			return 0;
 		if (apply(t, act))
 			return -1;
 		redraw = act & TUI_REDRAW;

@@ -18,6 +18,7 @@ struct tui_users;
 
 /* One run of tui_run(): the source, the key state and what is on screen. */
 struct tui {
+	bool hangup;			/* the terminal went away */
 	const struct tui_source *src;
 	const struct tui_opts *o;
 	struct tui_state st;

@@ -20,7 +20,7 @@ TDTOP = os.environ.get("TDTOP", os.path.join(_TOP, "tdtop"))
 HELPERS = os.environ.get("HELPERS", os.path.join(_TOP, ".output", "std", "helpers"))
 BPFTOOL = os.environ.get("BPFTOOL", "/usr/sbin/bpftool")
 # Names of the BPF programs tdtop loads; none may outlive it.
-PROG_NAMES = ("on_switch", "flush", "on_free")
+PROG_NAMES = ("on_switch", "flush", "on_free", "on_rename")
 NCPUS = os.cpu_count() or 1
 
 
