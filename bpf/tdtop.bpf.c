@@ -60,6 +60,19 @@ struct {
 	__type(value, struct stats);
 } health SEC(".maps");
 
+/*
+ * The key each task's entry was made under. The end of a task is marked
+ * through it, not through the task's current identity: a thread that
+ * execs takes over its leader's pid and start time (de_thread), and a task
+ * may have changed cgroup.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_key);
+} task_keys SEC(".maps");
+
 /* A zeroed task_val to insert from: too large for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -73,6 +86,26 @@ static __always_inline struct acc *bucket(__u32 which, __u32 half)
 	__u32 key = which * 2 + half;
 
 	return bpf_map_lookup_elem(&buckets, &key);
+}
+
+static __always_inline void remember_key(struct task_struct *p, const struct task_key *key)
+{
+	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0,
+						  BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (k)
+		*k = *key;
+}
+
+/* Mark the entry made under *key* final as of now. */
+static __always_inline void mark_ended(const struct task_key *key)
+{
+	struct task_val *v = bpf_map_lookup_elem(&tasks, key);
+
+	if (v) {
+		v->exit_ns = bpf_ktime_get_ns();
+		v->exited = 1;
+	}
 }
 
 /* The task's accumulator, created on first sight; NULL when the map is full.
@@ -97,7 +130,10 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
 	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
 	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
 	bpf_map_update_elem(&tasks, &key, v, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&tasks, &key);
+	v = bpf_map_lookup_elem(&tasks, &key);
+	if (v)
+		remember_key(p, &key);
+	return v;
 }
 
 /*
@@ -226,21 +262,41 @@ int BPF_PROG(flush)
 /*
  * Runs after the task's last switch-out: its entry is final and can be
  * reported one last time, then freed by the loader (with any entries of
- * cgroups it left earlier). Its css_set is only released after this.
+ * cgroups it left earlier). Its task storage is only released after this.
  */
 SEC("tp_btf/sched_process_free")
 int BPF_PROG(on_free, struct task_struct *p)
 {
-	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
+	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0, 0);
+
+	/* a leader replaced by an exec'ing thread: the identity lives on */
+	if (k && k->tid == p->pid)
+		mark_ended(k);
+	return 0;
+}
+
+/*
+ * A thread that execs becomes its process's leader: it takes the leader's
+ * pid and start time. Its entry under its old identity ends here; later
+ * charges go to the leader's.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid)
+{
+	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0, 0);
 	struct task_val *v;
 
+	if (!k || old_pid == p->pid || k->tid != (__u32)old_pid)
+		return 0;
+	mark_ended(k);
+	k->tid = p->pid;
+	k->start_ns = p->start_time;
 	if (by_cgroup)
-		key.cgroup_id = p->cgroups->dfl_cgrp->kn->id;
-	v = bpf_map_lookup_elem(&tasks, &key);
-	if (v) {
-		v->exit_ns = bpf_ktime_get_ns();
-		v->exited = 1;
-	}
+		k->cgroup_id = bpf_get_current_cgroup_id();
+	/* the new name went to the old entry (the rename came first) */
+	v = bpf_map_lookup_elem(&tasks, k);
+	if (v)
+		bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
 	return 0;
 }
 
@@ -252,12 +308,12 @@ int BPF_PROG(on_free, struct task_struct *p)
 SEC("tp_btf/task_rename")
 int BPF_PROG(on_rename, struct task_struct *p, const char *comm)
 {
-	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
+	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0, 0);
 	struct task_val *v;
 
-	if (by_cgroup)
-		key.cgroup_id = p->cgroups->dfl_cgrp->kn->id;
-	v = bpf_map_lookup_elem(&tasks, &key);
+	if (!k)
+		return 0;
+	v = bpf_map_lookup_elem(&tasks, k);
 	if (v)
 		bpf_probe_read_kernel_str(v->comm, TASK_COMM_LEN, comm);
 	return 0;

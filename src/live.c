@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "live.h"
+
+/* The initial PID namespace's inode number (PROC_PID_INIT_INO). */
+#define INIT_PID_NS_INO 0xEFFFFFFCU
+/* Remembered tasks are checked against the living one interval in this many. */
+#define SWEEP_EVERY 10
 
 static double clock_s(clockid_t clk)
 {
@@ -39,11 +47,42 @@ static void measure_self(struct live *l)
 	}
 }
 
+/*
+ * A task whose end the kernel never reported is still gone: a thread that
+ * exec'd took over its leader's identity (de_thread), so its own entry is
+ * never freed. Mark remembered tasks that no longer exist as ended; the
+ * next update reports them a last time and frees their entries. Only in
+ * the initial PID namespace, where the kernel's task ids are ours.
+ */
+static void sweep_dead(struct live *l)
+{
+	struct tracker *t = &l->tracker;
+
+	if (!l->init_pid_ns || l->intervals % SWEEP_EVERY != SWEEP_EVERY - 1)
+		return;
+	for (size_t i = 0; i < t->nr; i++) {
+		if (t->vals[i].exited)
+			continue;
+		if (kill((pid_t)t->keys[i].tid, 0) && errno == ESRCH) {
+			t->vals[i].exited = 1;
+			t->vals[i].exit_ns = 0;
+		}
+	}
+}
+
+static bool in_init_pid_ns(void)
+{
+	struct stat st;
+
+	return !stat("/proc/self/ns/pid", &st) && st.st_ino == INIT_PID_NS_INO;
+}
+
 int live__open(struct live *l, const struct collector_opts *o, char *err, size_t errlen)
 {
 	memset(l, 0, sizeof(*l));
 	l->bpf_ns_per_switch = NAN;
 	l->self_cpu_pct = NAN;
+	l->init_pid_ns = in_init_pid_ns();
 	return collector__open(&l->col, o, err, errlen);
 }
 
@@ -63,6 +102,7 @@ int live__next(struct live *l, struct sample *out, char *err, size_t errlen)
 	/* reported for the last time: free their kernel entries */
 	collector__forget(l->col, l->tracker.gone, l->tracker.nr_gone);
 	measure_self(l);
+	sweep_dead(l);
 	return ret;
 }
 

@@ -18,6 +18,7 @@ struct live {
 	struct snapshot snap;
 	__u64 bpf_ns, bpf_runs;	/* when the statistics were switched on */
 	bool sampling;		/* the statistics are on for this interval */
+	bool init_pid_ns;	/* task ids can be checked with kill(tid, 0) */
 	unsigned long intervals;
 	double self_cpu_s, mono_s;
 	double bpf_ns_per_switch; /* last sampled interval; NAN unknown */
