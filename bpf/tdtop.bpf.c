@@ -176,7 +176,7 @@ static __always_inline void charge(struct task_struct *p)
 	struct bpf_perf_event_value now;
 	struct cpu_state *cs;
 	struct stats *st;
-	__u32 zero = 0, cpu, key, half = epoch & 1;
+	__u32 zero = 0, cpu, key, ep = epoch, half = ep & 1;
 	__u64 t, dt = 0;
 	int i;
 
@@ -187,6 +187,16 @@ static __always_inline void charge(struct task_struct *p)
 		return;
 	cpu = bpf_get_smp_processor_id();
 	t = bpf_ktime_get_ns();
+	/*
+	 * The loader flushes every online CPU after each flip, so a CPU that
+	 * missed a whole epoch was offline: its readings are stale (and its
+	 * events were replaced when it came back). Start afresh.
+	 */
+	if (ep - cs->seen_epoch >= 2) {
+		cs->last_ns = 0;
+		cs->primed = 0;
+	}
+	cs->seen_epoch = ep;
 	if (cs->last_ns)
 		dt = t - cs->last_ns;
 	cs->last_ns = t;
@@ -225,6 +235,10 @@ static __always_inline void charge(struct task_struct *p)
 			st->read_errors++;
 			continue;
 		}
+		/* a counter that went back is a new event (the loader reopens a
+		 * CPU's events when it comes back online): only prime */
+		if (now.counter < last->count || now.enabled < last->enabled)
+			cs->primed &= ~(1u << i);
 		if (cs->primed & (1u << i)) {
 			dc = now.counter - last->count;
 			de = now.enabled - last->enabled;

@@ -23,6 +23,9 @@ struct collector {
 	int nr_events;
 	int *fds;		/* [event * ncpus + cpu], -1 where not opened */
 	void *percpu_buf;	/* scratch for per-CPU map values */
+	struct event_list events;	/* what each CPU opens */
+	struct td_config parts;		/* nr_parts 0: every CPU opens every event */
+	struct pmu_cpus online;		/* CPUs whose events are open */
 	int stats_fd;		/* holds the kernel's BPF run-time stats on */
 };
 
@@ -72,13 +75,13 @@ static const char *open_hint(int err)
  * The events a CPU reads: all of them, or on hybrid CPUs those of its
  * core type's PMU. A CPU no part covers reads nothing.
  */
-static void cpu_range(const struct collector_opts *o, int cpu, int *lo, int *hi)
+static void cpu_range(const struct collector *c, int cpu, int *lo, int *hi)
 {
-	const struct td_config *cfg = o->parts;
+	const struct td_config *cfg = &c->parts;
 
 	*lo = 0;
-	*hi = o->events->nr;
-	if (!cfg || cfg->nr_parts <= 0)
+	*hi = c->events.nr;
+	if (cfg->nr_parts <= 0)
 		return;
 	for (int p = 0; p < cfg->nr_parts && p < MAX_TD_PARTS; p++) {
 		const struct td_part *part = &cfg->parts[p];
@@ -92,51 +95,98 @@ static void cpu_range(const struct collector_opts *o, int cpu, int *lo, int *hi)
 	*hi = 0;
 }
 
-/* Open each CPU's events, group members after their leader. */
-static int open_counters(struct collector *c, const struct collector_opts *o, char *err,
-			 size_t errlen)
+static void close_cpu(struct collector *c, int cpu)
 {
-	const struct event_list *el = o->events;
+	for (int i = 0; i < c->nr_events; i++) {
+		int *fd = &c->fds[i * c->ncpus + cpu];
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+/* Open one CPU's events, group members after their leader. 1: CPU offline. */
+static int open_cpu(struct collector *c, int cpu, char *err, size_t errlen)
+{
 	int map_fd = bpf_map__fd(c->skel->maps.counters);
+	int lo, hi;
 
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		int lo, hi;
+	cpu_range(c, cpu, &lo, &hi);
+	for (int i = lo; i < hi; i++) {
+		const struct event_spec *e = &c->events.ev[i];
+		struct perf_event_attr attr;
+		int group_fd = -1, fd;
+		__u32 key = i * c->ncpus + cpu;
 
-		cpu_range(o, cpu, &lo, &hi);
-		for (int i = lo; i < hi; i++) {
-			const struct event_spec *e = &el->ev[i];
-			struct perf_event_attr attr;
-			int group_fd = -1, fd;
-			__u32 key = i * c->ncpus + cpu;
-
-			if (e->leader != i)
-				group_fd = c->fds[e->leader * c->ncpus + cpu];
-			event_to_attr(e, &attr);
-			fd = perf_event_open(&attr, cpu, group_fd);
-			if (fd < 0 && errno == ENODEV)
-				break;	/* CPU offline: its slots stay empty */
-			if (fd < 0) {
-				int e_no = errno;
-
-				snprintf(err, errlen, "failed to open event '%s' on CPU %d: %s%s",
-					 e->name, cpu, strerror(e_no), open_hint(e_no));
-				return -e_no;
-			}
-			c->fds[key] = fd;
-			if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
-				int e_no = errno;
-
-				snprintf(err, errlen,
-					 "failed to add event '%s' on CPU %d to the BPF map: %s",
-					 e->name, cpu, strerror(e_no));
-				return -e_no;
-			}
+		if (e->leader != i)
+			group_fd = c->fds[e->leader * c->ncpus + cpu];
+		event_to_attr(e, &attr);
+		fd = perf_event_open(&attr, cpu, group_fd);
+		if (fd < 0 && errno == ENODEV) {
+			close_cpu(c, cpu);
+			return 1;	/* offline: opened when it comes back */
 		}
+		if (fd < 0) {
+			int e_no = errno;
+
+			snprintf(err, errlen, "failed to open event '%s' on CPU %d: %s%s", e->name,
+				 cpu, strerror(e_no), open_hint(e_no));
+			return -e_no;
+		}
+		c->fds[key] = fd;
+		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
+			int e_no = errno;
+
+			snprintf(err, errlen, "failed to add event '%s' on CPU %d to the BPF map: %s",
+				 e->name, cpu, strerror(e_no));
+			return -e_no;
+		}
+	}
+	c->online.bits[cpu / 64] |= 1ULL << (cpu % 64);
+	return 0;
+}
+
+static int open_counters(struct collector *c, char *err, size_t errlen)
+{
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		int ret = open_cpu(c, cpu, err, errlen);
+
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
 
-static int init_cpu_states(struct collector *c, const struct collector_opts *o)
+/*
+ * The kernel switches a CPU's events off for good when the CPU goes
+ * offline: open new ones for CPUs that came back. The BPF side re-primes
+ * a CPU that missed an epoch, and a counter that went back.
+ */
+static void reopen_returned_cpus(struct collector *c)
+{
+	struct pmu_cpus now;
+	char buf[4096], err[256];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	bool ok = f && fgets(buf, sizeof(buf), f);
+
+	if (f)
+		fclose(f);
+	if (!ok || pmu_cpulist_parse(buf, &now, err, sizeof(err)))
+		return;
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		bool was = pmu_cpus_has(&c->online, cpu), is = pmu_cpus_has(&now, cpu);
+
+		if (is && !was) {
+			close_cpu(c, cpu);
+			open_cpu(c, cpu, err, sizeof(err));
+		} else if (!is && was) {
+			c->online.bits[cpu / 64] &= ~(1ULL << (cpu % 64));
+		}
+	}
+}
+
+static int init_cpu_states(struct collector *c)
 {
 	struct cpu_state *cs = c->percpu_buf;
 	__u32 zero = 0;
@@ -145,7 +195,7 @@ static int init_cpu_states(struct collector *c, const struct collector_opts *o)
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		int lo, hi;
 
-		cpu_range(o, cpu, &lo, &hi);
+		cpu_range(c, cpu, &lo, &hi);
 		cs[cpu].ev_lo = lo;
 		cs[cpu].ev_hi = hi;
 	}
@@ -212,10 +262,13 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 				 : " (run with -v for the verifier log)");
 		goto fail;
 	}
-	ret = open_counters(c, opts, err, errlen);
+	c->events = *opts->events;
+	if (opts->parts)
+		c->parts = *opts->parts;
+	ret = open_counters(c, err, errlen);
 	if (ret)
 		goto fail;
-	ret = init_cpu_states(c, opts);
+	ret = init_cpu_states(c);
 	if (ret) {
 		ret = -errno;
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
@@ -327,6 +380,7 @@ int collector__snapshot(struct collector *c, struct snapshot *snap)
 	struct timespec ts;
 	int ret;
 
+	reopen_returned_cpus(c);
 	flush_cpus(c);
 	snap->half = c->skel->bss->epoch & 1;
 	__atomic_store_n(&c->skel->bss->epoch, c->skel->bss->epoch + 1, __ATOMIC_SEQ_CST);

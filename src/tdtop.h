@@ -61,8 +61,8 @@ struct cpu_state {
 	__u64 last_ns;
 	__u32 ev_lo;		/* first event index read on this CPU */
 	__u32 ev_hi;		/* one past the last */
-	__u32 primed;
-	__u32 pad;
+	__u32 primed;		/* bit i: last[i] holds a reading */
+	__u32 seen_epoch;	/* the epoch of this CPU's last charge */
 	struct counter last[MAX_EVENTS];
 };
 
