@@ -88,6 +88,17 @@ static __always_inline struct acc *bucket(__u32 which, __u32 half)
 	return bpf_map_lookup_elem(&buckets, &key);
 }
 
+/* The key of p's entry as of now; p's cgroup read from the task, since p
+ * need not be current. */
+static __always_inline void current_key(struct task_struct *p, struct task_key *key)
+{
+	__builtin_memset(key, 0, sizeof(*key));
+	key->tid = p->pid;
+	key->start_ns = p->start_time;
+	if (by_cgroup)
+		key->cgroup_id = p->cgroups->dfl_cgrp->kn->id;
+}
+
 static __always_inline void remember_key(struct task_struct *p, const struct task_key *key)
 {
 	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0,
@@ -282,10 +293,18 @@ SEC("tp_btf/sched_process_free")
 int BPF_PROG(on_free, struct task_struct *p)
 {
 	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0, 0);
+	struct task_key key;
 
-	/* a leader replaced by an exec'ing thread: the identity lives on */
-	if (k && k->tid == p->pid)
-		mark_ended(k);
+	if (k) {
+		/* a leader replaced by an exec'ing thread: the identity lives on */
+		if (k->tid == p->pid)
+			mark_ended(k);
+		return 0;
+	}
+	/* no storage (its allocation can fail under contention): the key
+	 * the task would have now */
+	current_key(p, &key);
+	mark_ended(&key);
 	return 0;
 }
 
@@ -323,10 +342,13 @@ SEC("tp_btf/task_rename")
 int BPF_PROG(on_rename, struct task_struct *p, const char *comm)
 {
 	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0, 0);
+	struct task_key key;
 	struct task_val *v;
 
-	if (!k)
-		return 0;
+	if (!k) {
+		current_key(p, &key);
+		k = &key;
+	}
 	v = bpf_map_lookup_elem(&tasks, k);
 	if (v)
 		bpf_probe_read_kernel_str(v->comm, TASK_COMM_LEN, comm);
