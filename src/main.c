@@ -12,7 +12,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/capability.h>
 #include "aggregate.h"
 #include "live.h"
 #include "discover.h"
@@ -21,6 +20,7 @@
 #include "options.h"
 #include "output.h"
 #include "pipeline.h"
+#include "privs.h"
 #include "recmeta.h"
 #include "record.h"
 #include "report.h"
@@ -48,25 +48,6 @@ static int install_signals(void)
 	return 0;
 }
 
-static bool has_cap(const struct __user_cap_data_struct *d, int cap)
-{
-	return d[cap / 32].effective & (1u << (cap % 32));
-}
-
-/* Root, or CAP_BPF + CAP_PERFMON (CAP_SYS_ADMIN covers both). */
-static bool privileged(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, 39 /* CAP_BPF */) &&
-						has_cap(data, 38 /* CAP_PERFMON */));
-}
-
 static int check_pids(const struct options *o, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < o->nr_pids; i++) {
@@ -79,6 +60,18 @@ static int check_pids(const struct options *o, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Loaded, counting, and the output opened: what is left to do needs far
+ * less than what got here.
+ */
+static void drop_privileges(const struct options *o)
+{
+	int ret = privs_drop();
+
+	if (ret && o->verbose)
+		fprintf(stderr, "tdtop: could not drop capabilities: %s\n", strerror(-ret));
 }
 
 /* Sleep until *deadline* (CLOCK_MONOTONIC) or a signal; skip ahead when late. */
@@ -144,6 +137,7 @@ static int run_batch(struct run *r, const struct options *o, char *err, size_t e
 	long done = 0;
 	int ret;
 
+	drop_privileges(o);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	ret = step(r, err, errlen);	/* the baseline */
 	while (ret == EXIT_OK && !stop) {
@@ -212,6 +206,7 @@ static int run_tui(struct run *r, const struct options *o, char *err, size_t err
 		.color = true,
 	};
 
+	drop_privileges(o);
 	return tui_run(&src, &t, err, errlen);
 }
 
@@ -266,6 +261,7 @@ static int run_record(struct run *r, const struct options *o, char *err, size_t 
 	rec = recorder__open(o->record_path, &h, ends_with(o->record_path, ".gz"), err, errlen);
 	if (!rec)
 		return EXIT_RUNTIME;
+	drop_privileges(o);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	deadline = start;
 	ret = live__next(&r->live, &r->sample, err, errlen);	/* the baseline */
@@ -405,7 +401,7 @@ int main(int argc, char **argv)
 	r.view.sort.kind = SORT_CPU;
 
 	ret = EXIT_RUNTIME;
-	if (!privileged()) {
+	if (!privs_enough()) {
 		snprintf(err, sizeof(err),
 			 "needs root, or the CAP_BPF and CAP_PERFMON capabilities");
 		goto out;

@@ -777,3 +777,21 @@ def test_other_perf_user_no_multiplexing():
     rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
     assert_close("burn with perf stat -a alongside", sum_rows(rows), truth, rel=0.02,
                  slack=5 * MS)
+
+
+def test_capabilities_dropped_after_setup():
+    """Once loaded and counting, tdtop keeps only CAP_PERFMON (reopening
+    the counters of a CPU that comes back) and CAP_SYS_ADMIN (sampling the
+    BPF statistics), and can gain nothing back."""
+    require_root()
+    with Tdtop("-e", "cpu-clock", "-d", "0.2") as td:
+        td.wait_intervals(2)
+        with open(f"/proc/{td.proc.pid}/status") as f:
+            status = dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+        assert td.stop() == 0
+        ivs = td.intervals()
+    eff, prm = int(status["CapEff"], 16), int(status["CapPrm"], 16)
+    keep = (1 << 38) | (1 << 21)
+    assert eff == keep and prm == keep, (hex(eff), hex(prm))
+    assert status["NoNewPrivs"].strip() == "1"
+    assert len(ivs) >= 2, "tdtop stopped working after dropping its capabilities"
