@@ -5,11 +5,18 @@
  * leaving the CPU. One set of per-CPU counters serves every task.
  */
 #include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "tdtop.h"
 
 #define PF_IDLE 0x00000002
+#define TASK_DEAD 0x00000080
+
+/* task_struct.state became __state in 5.14. */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
 
 /* Set by the loader before load. */
 const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
@@ -176,11 +183,24 @@ static __always_inline void add(struct counter *c, __u64 dc, __u64 de, __u64 dr)
 	c->running += dr;
 }
 
+/* prev of this switch is a task leaving the CPU for the last time. */
+static __always_inline bool final_switch(struct task_struct *p)
+{
+	unsigned int state;
+
+	if (bpf_core_field_exists(p->__state))
+		state = BPF_CORE_READ(p, __state);
+	else
+		state = BPF_CORE_READ((struct task_struct___pre514 *)p, state);
+	return state & TASK_DEAD;
+}
+
 /*
  * Charge everything counted on this CPU since its last reading to p, which
- * is (or was, until this switch) the task running here.
+ * is (or was, until this switch) the task running here. *last* says this
+ * is p's final switch-out: its entry is complete.
  */
-static __always_inline void charge(struct task_struct *p)
+static __always_inline void charge(struct task_struct *p, bool last)
 {
 	struct acc *total, *sink = NULL;
 	struct task_val *tv;
@@ -220,6 +240,15 @@ static __always_inline void charge(struct task_struct *p)
 		tv = task_slot(p);
 		if (tv) {
 			sink = &tv->half[half];
+			/*
+			 * Nothing is charged to it after this. Marked here, not
+			 * only when it is freed: with preemptible RCU the free
+			 * can come before this last switch.
+			 */
+			if (last) {
+				tv->exit_ns = t;
+				tv->exited = 1;
+			}
 		} else {
 			st->dropped++;
 			sink = bucket(BUCKET_LOST, half);
@@ -268,7 +297,7 @@ static __always_inline void charge(struct task_struct *p)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev)
 {
-	charge(prev);
+	charge(prev, final_switch(prev));
 	return 0;
 }
 
@@ -280,7 +309,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev)
 SEC("raw_tp")
 int BPF_PROG(flush)
 {
-	charge(bpf_get_current_task_btf());
+	charge(bpf_get_current_task_btf(), false);
 	return 0;
 }
 
@@ -292,9 +321,13 @@ int BPF_PROG(flush)
 SEC("tp_btf/sched_process_free")
 int BPF_PROG(on_free, struct task_struct *p)
 {
-	struct task_key *k = bpf_task_storage_get(&task_keys, p, 0, 0);
+	struct task_key *k;
 	struct task_key key;
 
+	/* still making its last switch: that switch marks the entry */
+	if (p->on_cpu)
+		return 0;
+	k = bpf_task_storage_get(&task_keys, p, 0, 0);
 	if (k) {
 		/* a leader replaced by an exec'ing thread: the identity lives on */
 		if (k->tid == p->pid)

@@ -17,6 +17,9 @@ class SkipTest(Exception):
 
 _TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 TDTOP = os.environ.get("TDTOP", os.path.join(_TOP, "tdtop"))
+# The AddressSanitizer build: its allocator keeps freed memory in
+# quarantine (RSS grows) and valgrind cannot run it.
+SANITIZED = os.path.basename(TDTOP).endswith("-san")
 HELPERS = os.environ.get("HELPERS", os.path.join(_TOP, ".output", "std", "helpers"))
 BPFTOOL = os.environ.get("BPFTOOL", "/usr/sbin/bpftool")
 # Names of the BPF programs tdtop loads; none may outlive it.

@@ -219,7 +219,9 @@ def test_sort_and_top():
     """-s orders the rows (cpu and events descending, pid ascending) and
     --top keeps the first N."""
     require_root()
-    with Workload("burn", 3000, 2, "spawn", 200, now=True):
+    # busy for longer than the six runs take, even with the sanitizer build
+    # (the workload is killed when the block ends)
+    with Workload("burn", 30000, 2, "spawn", 200, now=True):
         with Tdtop("-e", "cpu-clock", "-n", "2", "-d", "0.3", "--top", "2") as td:
             assert td.wait_exit() == 0, td.stderr()
             for _, rows in td.intervals():

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 
-from tdtest import (BPFTOOL, TDTOP, LineReader, SkipTest, Tdtop, Workload, assert_close,
+from tdtest import (SANITIZED, BPFTOOL, TDTOP, LineReader, SkipTest, Tdtop, Workload, assert_close,
                     assert_conservation, group_intervals, helper_path, parse_json_lines,
                     require_cpus, require_root, run, schedstat_ns, sum_rows)
 
@@ -197,6 +197,8 @@ def test_valgrind_batch_and_report():
     tests/valgrind/ holds the shim and the one libbpf-internal suppression
     this needs (see the comments there)."""
     require_root()
+    if SANITIZED:
+        raise SkipTest("valgrind cannot run the AddressSanitizer build")
     if not VALGRIND:
         raise SkipTest("needs valgrind")
     with tempfile.TemporaryDirectory() as tmp:
