@@ -60,12 +60,19 @@ static void sweep_dead(struct live *l)
 
 	if (!l->init_pid_ns || l->intervals % SWEEP_EVERY != SWEEP_EVERY - 1)
 		return;
+	/*
+	 * Ended as of now, so at the next update, not this one: a task just
+	 * reaped may still be making its last switch, whose charge must land
+	 * before its entry is freed.
+	 */
+	__u64 now = (__u64)(clock_s(CLOCK_MONOTONIC) * 1e9);
+
 	for (size_t i = 0; i < t->nr; i++) {
 		if (t->vals[i].exited)
 			continue;
 		if (kill((pid_t)t->keys[i].tid, 0) && errno == ESRCH) {
 			t->vals[i].exited = 1;
-			t->vals[i].exit_ns = 0;
+			t->vals[i].exit_ns = now;
 		}
 	}
 }

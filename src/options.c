@@ -309,6 +309,23 @@ static unsigned int option_commands(int opt)
 	}
 }
 
+/*
+ * The word of short options (-xb) holding the letter getopt complains
+ * about, or NULL: then it was a long option, named by the word itself.
+ */
+static const char *short_cluster(int argc, char **argv, int opt)
+{
+	/* getopt hands bytes over 0x7f back as negative chars */
+	if (opt < 0 && opt >= -128)
+		opt &= 0xff;
+	if (opt <= 0 || opt > 0xff)
+		return NULL;
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] != '-' && strchr(argv[i] + 1, opt))
+			return argv[i];
+	return NULL;
+}
+
 static const char *const command_names[] = {
 	[CMD_TOP] = "tdtop", [CMD_RECORD] = "record", [CMD_REPORT] = "report",
 	[CMD_EXPORTER] = "exporter",
@@ -528,15 +545,17 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 		case ':':
 			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
 			return -1;
-		default:
-			/* a short option names itself; a long one is the word */
-			if (optopt)
+		default: {
+			const char *word = short_cluster(argc, argv, optopt);
+
+			if (word && optopt > ' ' && optopt <= '~')
 				snprintf(err, errlen, "unknown option '-%c' (see tdtop --help)",
 					 optopt);
 			else
 				snprintf(err, errlen, "unknown option '%s' (see tdtop --help)",
-					 argv[optind - 1]);
+					 word ? word : argv[optind - 1]);
 			return -1;
+		}
 		}
 	}
 	return check_command(argc, argv, o, err, errlen);

@@ -61,9 +61,14 @@ static void check_named_option(const char *err, char **argv, int argc)
 			continue;
 		n = len - a - b;
 		require(n > 0 && err[a] == '-', "the option named starts with '-'");
-		for (int i = 1; i < argc; i++)
+		for (int i = 1; i < argc; i++) {
 			if (strlen(argv[i]) == n && !strncmp(argv[i], err + a, n))
 				return;
+			/* or one letter of a word of short options: -x of -xb */
+			if (n == 2 && argv[i][0] == '-' && argv[i][1] != '-' &&
+			    strchr(argv[i] + 1, err[a + 1]))
+				return;
+		}
 		require(false, "the option named is one the user typed");
 	}
 }
