@@ -24,9 +24,27 @@ static void put_count(struct json_writer *w, const struct delta *d)
 	json__double(w, isnan(v) ? v : round(v));
 }
 
-/* {<event>: count, ...} */
-static void put_counts(struct json_writer *w, const struct interval *iv, const char *key,
-		       const struct delta *ev)
+static void put_share(struct json_writer *w, const struct delta *d)
+{
+	json__double(w, delta_running_share(d));
+}
+
+static void put_unscaled(struct json_writer *w, const struct delta *d)
+{
+	json__begin_object(w);
+	json__key(w, "count");
+	json__uint(w, d->count);
+	json__key(w, "enabled");
+	json__uint(w, d->enabled);
+	json__key(w, "running");
+	json__uint(w, d->running);
+	json__end_object(w);
+}
+
+/* {<event>: value, ...}, the value written by *put* from each delta. */
+static void put_per_event(struct json_writer *w, const struct interval *iv, const char *key,
+			  const struct delta *ev,
+			  void (*put)(struct json_writer *, const struct delta *))
 {
 	int nr = iv_nr_events(iv);
 	char name[EVENT_NAME_LEN];
@@ -35,45 +53,7 @@ static void put_counts(struct json_writer *w, const struct interval *iv, const c
 	json__begin_object(w);
 	for (int i = 0; i < nr; i++) {
 		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
-		put_count(w, &ev[i]);
-	}
-	json__end_object(w);
-}
-
-static void put_running(struct json_writer *w, const struct interval *iv)
-{
-	int nr = iv_nr_events(iv);
-	char name[EVENT_NAME_LEN];
-
-	json__key(w, "running");
-	json__begin_object(w);
-	for (int i = 0; i < nr; i++) {
-		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
-		json__double(w, delta_running_share(&iv->totals[i]));
-	}
-	json__end_object(w);
-}
-
-/* The unscaled totals, so a consumer can judge how much scaling was done. */
-static void put_raw(struct json_writer *w, const struct interval *iv)
-{
-	int nr = iv_nr_events(iv);
-	char name[EVENT_NAME_LEN];
-
-	json__key(w, "raw");
-	json__begin_object(w);
-	for (int i = 0; i < nr; i++) {
-		const struct delta *d = &iv->totals[i];
-
-		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
-		json__begin_object(w);
-		json__key(w, "count");
-		json__uint(w, d->count);
-		json__key(w, "enabled");
-		json__uint(w, d->enabled);
-		json__key(w, "running");
-		json__uint(w, d->running);
-		json__end_object(w);
+		put(w, &ev[i]);
 	}
 	json__end_object(w);
 }
@@ -110,9 +90,9 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 	json__double(w, iv->interval_s);
 	json__key(w, "ncpus");
 	json__int(w, iv->ncpus);
-	put_counts(w, iv, "totals", iv->totals);
-	put_counts(w, iv, "idle", iv->idle);
-	put_counts(w, iv, "lost", iv->lost);
+	put_per_event(w, iv, "totals", iv->totals, put_count);
+	put_per_event(w, iv, "idle", iv->idle, put_count);
+	put_per_event(w, iv, "lost", iv->lost, put_count);
 	json__key(w, "cpu_ns");
 	json__begin_object(w);
 	json__key(w, "total");
@@ -122,9 +102,10 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 	json__key(w, "lost");
 	json__uint(w, iv->lost_cpu_ns);
 	json__end_object(w);
-	put_running(w, iv);
+	put_per_event(w, iv, "running", iv->totals, put_share);
+	/* the unscaled totals, so a consumer can judge how much was scaled */
 	if (iv_min_running_share(iv) < 1.0)
-		put_raw(w, iv);
+		put_per_event(w, iv, "raw", iv->totals, put_unscaled);
 	json__key(w, "dropped");
 	json__uint(w, iv->dropped);
 	json__key(w, "read_errors");
@@ -229,7 +210,7 @@ static void put_row(struct json_writer *w, const struct interval *iv, const stru
 		json__key(w, "exited");
 		json__bool(w, true);
 	}
-	put_counts(w, iv, "counts", r->ev);
+	put_per_event(w, iv, "counts", r->ev, put_count);
 	if (iv->topdown)
 		put_topdown(w, iv, &r->td, r->ipc);
 	json__end_object(w);
