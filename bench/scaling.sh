@@ -75,7 +75,7 @@ measure() {
 		sleep 2.2	# two more intervals: userspace cost with the tasks read
 		rss+=("$(awk '/^VmRSS/ { print $2 }' /proc/$tp/status)")
 		kill -INT "$tp"; wait "$tp" || true
-		cpus+=("$(grep -o '"cpu_pct":[0-9.e-]*' "$out" | tail -n 1 | cut -d: -f2)")
+		cpus+=("$(grep -o '"self":{[^}]*}' "$out" | tail -n 1 | grep -o '"cpu_pct":[0-9.e-]*' | cut -d: -f2)")
 		adds+=("$(awk -v a="$with" -v b="$base" 'BEGIN { print a - b }')")
 	done
 	printf '%s %s %s\n' "$(printf '%s\n' "${adds[@]}" | median)" \
