@@ -340,7 +340,8 @@ static int loop(struct tui *t)
 		redraw = false;
 		if (!wait_input(t))
 			return 0;	/* the terminal is gone: nothing to show any more */
-		while ((key = getch()) != ERR) {
+		/* bounded: a dead terminal may never run out of "keys" */
+		for (int n = 0; n < 256 && !tui_stop && (key = getch()) != ERR; n++) {
 			if (key == KEY_RESIZE)
 				clearok(curscr, TRUE);
 			act |= tui_key(&t->st, key);
