@@ -115,12 +115,13 @@ static __always_inline void remember_key(struct task_struct *p, const struct tas
 		*k = *key;
 }
 
-/* Mark the entry made under *key* final as of now. */
+/* Mark the entry made under *key* final as of now; the first mark (the
+ * last switch-out) wins over a late free. */
 static __always_inline void mark_ended(const struct task_key *key)
 {
 	struct task_val *v = bpf_map_lookup_elem(&tasks, key);
 
-	if (v) {
+	if (v && !v->exited) {
 		v->exit_ns = bpf_ktime_get_ns();
 		v->exited = 1;
 	}
