@@ -31,13 +31,10 @@ struct collector {
 
 static bool verbose_libbpf;
 
+/* libbpf speaks only with -v: tdtop prints its own one-line errors. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level == LIBBPF_DEBUG && !verbose_libbpf)
-		return 0;
-	if (!verbose_libbpf)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
+	return verbose_libbpf ? vfprintf(stderr, fmt, ap) : 0;
 }
 
 static double now_s(clockid_t clk)
