@@ -36,7 +36,7 @@ int recmeta_from_pipeline(struct rec_header *h, const struct pipeline *p,
 }
 
 /* Level 2 needs a level-2 count somewhere (AMD and Arm derive it too). */
-static int max_level(const struct td_config *cfg)
+static int level_available(const struct td_config *cfg)
 {
 	static const int l2[] = { TD_HEAVY_OPS, TD_BR_MISPREDICT, TD_FETCH_LAT, TD_MEM_BOUND,
 				  TD_AMD_BRN_MISP, TD_AMD_NOT_COMPLETE, TD_AMD_UCODE_OPS };
@@ -48,7 +48,7 @@ static int max_level(const struct td_config *cfg)
 	return 1;
 }
 
-int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *level,
+int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
 			char *err, size_t errlen)
 {
 	struct td_config *cfg = &p->cfg;
@@ -86,8 +86,8 @@ int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *lev
 		part->all_cpus = true;
 	}
 	p->topdown = cfg->nr_parts > 0;
-	cfg->max_level = max_level(cfg);
-	*level = cfg->max_level;
+	cfg->max_level = level_available(cfg);
+	*max_level = cfg->max_level;
 	p->method = p->topdown ? h->topdown_method : "none";
 	return 0;
 }

@@ -11,8 +11,9 @@
 #include "record.h"
 
 /*
- * Fill the events, TopDown parts and roles of *h* from *p*. *pmus* names
- * each event's PMU ("" when none). -1 when something does not fit.
+ * Fill the events of *el*, and the TopDown parts and roles of *p*, into
+ * *h*; an event of a TopDown part is named with its part's PMU. -1 when
+ * something does not fit.
  */
 int recmeta_from_pipeline(struct rec_header *h, const struct pipeline *p,
 			  const struct event_list *el);
