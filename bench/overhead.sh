@@ -9,10 +9,12 @@
 # The workload is `perf bench sched pipe`, pinned to one CPU (unpinned it
 # measures cross-CPU wake-up latency, not switch cost): each op is two
 # switches, so ns/switch = (µs/op * 1000) / 2. Every repetition runs, in a
-# rotating order, the bare benchmark (base), the benchmark while
-# `tdtop -b -o json -e SET -d 1` runs, and `perf stat -e SET -- <benchmark>`,
+# rotating order and each right after a run of the bare benchmark (base),
+# the benchmark while
+# `tdtop -b -o json -e SET -d 1` runs, the same with --helper-reads (every
+# counter read through the BPF helper), and `perf stat -e SET -- <benchmark>`,
 # for 1, 3 and 5 software events. Reported: medians of ns/switch, the added
-# cost = median over repetitions of (tool - base of the same repetition),
+# cost = median over repetitions of (tool - the base run just before it),
 # and the tdtop/perf ratio of the added costs.
 set -euo pipefail
 
@@ -73,12 +75,14 @@ perf_run() {
 	bench_us perf stat -e "$1" -o /dev/null --
 }
 
-# tdtop is attached once it has printed its first interval.
+# tdtop is attached once it has printed its first interval. Extra
+# arguments go to tdtop.
 tdtop_run() {
-	local out=$tmp/tdtop.out us i
+	local out=$tmp/tdtop.out us i set=$1
 
+	shift
 	: >"$out"
-	"$TDTOP" -b -o json -e "$1" -d 1 >"$out" 2>"$tmp/tdtop.err" &
+	"$TDTOP" -b -o json -e "$set" -d 1 "$@" >"$out" 2>"$tmp/tdtop.err" &
 	tdtop_pid=$!
 	for i in $(seq 100); do
 		[ -s "$out" ] && break
@@ -97,22 +101,23 @@ tdtop_run() {
 }
 
 raw=$tmp/raw.csv
-echo "rep,events,tool,us_per_op" >"$raw"
+echo "rep,events,tool,us_per_op,base_us_per_op" >"$raw"
 nsets=${#SETS[@]}
 for rep in $(seq "$REPS"); do
-	# base, then each set with both tools, starting at a different set each
-	# time so that drift does not favour one configuration
-	echo "$rep,0,base,$(base_run)" >>"$raw"
+	# each set with each tool, starting at a different set and tool each
+	# time, every tool run right after a base run of its own: the machine's
+	# speed drifts over seconds, so only close pairs compare
 	for k in $(seq 0 $((nsets - 1))); do
 		s=${SETS[$(((k + rep) % nsets))]}
 		n=$(awk -F, '{ print NF }' <<<"$s")
-		if (((rep + k) % 2)); then
-			echo "$rep,$n,tdtop,$(tdtop_run "$s")" >>"$raw"
-			echo "$rep,$n,perf,$(perf_run "$s")" >>"$raw"
-		else
-			echo "$rep,$n,perf,$(perf_run "$s")" >>"$raw"
-			echo "$rep,$n,tdtop,$(tdtop_run "$s")" >>"$raw"
-		fi
+		for j in 0 1 2; do
+			b=$(base_run)
+			case $(((rep + k + j) % 3)) in
+			0) echo "$rep,$n,tdtop,$(tdtop_run "$s"),$b" >>"$raw" ;;
+			1) echo "$rep,$n,helper,$(tdtop_run "$s" --helper-reads),$b" >>"$raw" ;;
+			2) echo "$rep,$n,perf,$(perf_run "$s"),$b" >>"$raw" ;;
+			esac
+		done
 	done
 	printf 'rep %d/%d done\r' "$rep" "$REPS" >&2
 done
@@ -132,34 +137,34 @@ function median(a, n,    i, j, t) {
 NR == 1 { next }
 {
 	ns = $4 * 1000 / 2	# two switches per op
-	if ($3 == "base") { base[$1] = ns; next }
 	key = $2 SUBSEP $3
 	val[key, ++cnt[key]] = ns
-	rep[key, cnt[key]] = $1
+	base[key, cnt[key]] = $5 * 1000 / 2
+	b[++nb] = $5 * 1000 / 2
 	nsets[$2] = 1
 }
 END {
-	nb = 0
-	for (r in base) b[++nb] = base[r]
 	mb = median(b, nb)
-	printf "%-7s %10s %10s %10s %10s %10s %12s\n", "events", "base", "tdtop", "+tdtop",
-		"perf", "+perf", "tdtop/perf"
+	printf "%-7s %8s %8s %8s %8s %8s %8s %11s %11s\n", "events", "base", "tdtop", "+tdtop",
+		"+helper", "perf", "+perf", "tdtop/perf", "helper/perf"
+	split("tdtop helper perf", tools, " ")
 	for (n = 1; n <= 16; n++) {
 		if (!(n in nsets)) continue
-		for (t = 1; t <= 2; t++) {
-			tool = t == 1 ? "tdtop" : "perf"
+		for (t = 1; t <= 3; t++) {
+			tool = tools[t]
 			key = n SUBSEP tool
 			delete v; delete d
 			for (i = 1; i <= cnt[key]; i++) {
 				v[i] = val[key, i]
-				d[i] = val[key, i] - base[rep[key, i]]
+				d[i] = val[key, i] - base[key, i]
 			}
 			med[tool] = median(v, cnt[key])
 			add[tool] = median(d, cnt[key])
 		}
-		printf "%-7d %10.1f %10.1f %10.1f %10.1f %10.1f %12.2f\n", n, mb, med["tdtop"],
-			add["tdtop"], med["perf"], add["perf"],
-			(add["perf"] > 0 ? add["tdtop"] / add["perf"] : 0)
+		printf "%-7d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %11.2f %11.2f\n", n, mb,
+			med["tdtop"], add["tdtop"], add["helper"], med["perf"], add["perf"],
+			(add["perf"] > 0 ? add["tdtop"] / add["perf"] : 0),
+			(add["perf"] > 0 ? add["helper"] / add["perf"] : 0)
 	}
-	print "(ns per context switch; +tool = median of tool - base of the same repetition)"
+	print "(ns per context switch; +tool = median of tool - the base run just before it)"
 }' "$raw"

@@ -12,6 +12,7 @@
 
 #define PF_IDLE 0x00000002
 #define TASK_DEAD 0x00000080
+#define ENOENT 2
 
 /* task_struct.state became __state in 5.14. */
 struct task_struct___pre514 {
@@ -25,9 +26,22 @@ const volatile bool by_cgroup = false;	/* key tasks by cgroup too */
  * running times are the slice itself, so the cheaper read without them
  * serves. Bit i for event i. */
 const volatile __u32 always_on = 0;
+/* Of those, the events whose count the kernel bumps in place (faults,
+ * context switches, migrations): on_switch_mem reads them straight from
+ * struct perf_event instead of through a helper call. Bit i for event i. */
+const volatile __u32 in_memory = 0;
+/* Entries in the counters array: a bound for reads that bypass the map. */
+const volatile __u32 nr_counters = 0;
+
+/* 6.2+; only on_switch_mem calls it, and the loader loads that program
+ * only where the kernel has it. */
+extern void *bpf_rdonly_cast(const void *obj__ign, __u32 btf_id__k) __ksym __weak;
 
 /* Which half of every accumulator to charge; flipped by the loader. */
 __u32 epoch;
+/* The counters map's kernel address, as a plain number: the verifier
+ * forbids arithmetic on a map pointer, not on a value loaded from here. */
+__u64 counters_addr;
 
 /* Perf event fds, key = event index * nr_cpus + cpu. */
 struct {
@@ -156,6 +170,37 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
 }
 
 /*
+ * The count of an event the kernel bumps in place, loaded from memory:
+ * counters array slot -> struct bpf_event_entry -> struct perf_event ->
+ * count, at a few ns instead of a helper call. The loads are fault-safe
+ * (an emptied slot reads as NULL); the RCU read side this program runs in
+ * keeps a replaced entry alive until it is done.
+ */
+static __always_inline int read_in_memory(__u32 key, __u64 t, struct bpf_perf_event_value *v)
+{
+	/* the slot is read as the first member of an entry: both are pointers */
+	__u32 entry_id = bpf_core_type_id_kernel(struct bpf_event_entry);
+	struct bpf_event_entry *slot, *entry;
+	struct perf_event *ev;
+	__u64 addr = counters_addr;
+
+	if (!addr || key >= nr_counters)
+		return -ENOENT;
+	addr += bpf_core_field_offset(struct bpf_array, ptrs) + (__u64)key * sizeof(void *);
+	slot = bpf_rdonly_cast((void *)addr, entry_id);
+	entry = bpf_rdonly_cast(slot->event, entry_id);
+	if (!entry)
+		return -ENOENT;
+	ev = bpf_rdonly_cast(entry->event, bpf_core_type_id_kernel(struct perf_event));
+	if (!ev)
+		return -ENOENT;
+	v->counter = ev->count.a.a.counter;
+	v->enabled = t;
+	v->running = t;
+	return 0;
+}
+
+/*
  * One counter with its enabled/running times. An event that is always on
  * the PMU takes the old helper, without the clock reads for the times:
  * both are the clock, which the caller read already.
@@ -184,24 +229,22 @@ static __always_inline void add(struct counter *c, __u64 dc, __u64 de, __u64 dr)
 	c->running += dr;
 }
 
-/* prev of this switch is a task leaving the CPU for the last time. */
+/* prev of this switch is a task leaving the CPU for the last time. p is
+ * a trusted pointer here: plain loads, not probe-read helper calls. */
 static __always_inline bool final_switch(struct task_struct *p)
 {
-	unsigned int state;
-
 	if (bpf_core_field_exists(p->__state))
-		state = BPF_CORE_READ(p, __state);
-	else
-		state = BPF_CORE_READ((struct task_struct___pre514 *)p, state);
-	return state & TASK_DEAD;
+		return p->__state & TASK_DEAD;
+	return ((struct task_struct___pre514 *)p)->state & TASK_DEAD;
 }
 
 /*
  * Charge everything counted on this CPU since its last reading to p, which
  * is (or was, until this switch) the task running here. *last* says this
- * is p's final switch-out: its entry is complete.
+ * is p's final switch-out: its entry is complete. *mem*: read the events
+ * in in_memory from memory.
  */
-static __always_inline void charge(struct task_struct *p, bool last)
+static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
 	struct acc *total, *sink = NULL;
 	struct task_val *tv;
@@ -210,7 +253,7 @@ static __always_inline void charge(struct task_struct *p, bool last)
 	struct stats *st;
 	__u32 zero = 0, cpu, key, ep = epoch, half = ep & 1;
 	__u64 t, dt = 0;
-	int i;
+	int i, err;
 
 	cs = bpf_map_lookup_elem(&cpu_states, &zero);
 	st = bpf_map_lookup_elem(&health, &zero);
@@ -269,7 +312,11 @@ static __always_inline void charge(struct task_struct *p, bool last)
 		if (i < cs->ev_lo || i >= cs->ev_hi)
 			continue;
 		key = i * nr_cpus + cpu;
-		if (read_counter(key, always_on & (1u << i), t, &now)) {
+		if (mem && (in_memory & (1u << i)))
+			err = read_in_memory(key, t, &now);
+		else
+			err = read_counter(key, always_on & (1u << i), t, &now);
+		if (err) {
 			/* Forget the reading so the next one only re-primes
 			 * instead of charging two slices to one task. */
 			cs->primed &= ~(1u << i);
@@ -298,7 +345,17 @@ static __always_inline void charge(struct task_struct *p, bool last)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev)
 {
-	charge(prev, final_switch(prev));
+	charge(prev, final_switch(prev), false);
+	return 0;
+}
+
+/* on_switch for kernels with bpf_rdonly_cast(); the loader loads one. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch_mem, bool preempt, struct task_struct *prev)
+{
+	if (!counters_addr)
+		counters_addr = (__u64)(unsigned long)&counters;
+	charge(prev, final_switch(prev), true);
 	return 0;
 }
 
@@ -310,7 +367,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev)
 SEC("raw_tp")
 int BPF_PROG(flush)
 {
-	charge(bpf_get_current_task_btf(), false);
+	charge(bpf_get_current_task_btf(), false, false);
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct collector {
 	struct td_config parts;		/* nr_parts 0: every CPU opens every event */
 	struct pmu_cpus online;		/* CPUs whose events are open */
 	int stats_fd;		/* holds the kernel's BPF run-time stats on */
+	struct bpf_program *switch_prog;	/* the sched_switch program loaded */
 };
 
 static bool verbose_libbpf;
@@ -199,6 +200,37 @@ static int init_cpu_states(struct collector *c)
 	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
 }
 
+/* Open and load the BPF object with one of the two switch programs. */
+static int load_skel(struct collector *c, const struct collector_opts *opts, bool mem)
+{
+	__u32 in_memory = 0;
+	int ret;
+
+	tdtop_bpf__destroy(c->skel);
+	c->skel = tdtop_bpf__open();
+	if (!c->skel)
+		return -errno;
+	c->skel->rodata->nr_cpus = c->ncpus;
+	c->skel->rodata->by_cgroup = opts->by_cgroup;
+	for (int i = 0; i < c->nr_events; i++) {
+		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
+			c->skel->rodata->always_on |= 1u << i;
+		if (event_counts_in_place(&opts->events->ev[i]))
+			in_memory |= 1u << i;
+	}
+	if (mem && !in_memory)
+		return -ENOTSUP;	/* nothing to gain */
+	c->skel->rodata->in_memory = in_memory;
+	c->skel->rodata->nr_counters = (c->nr_events ? c->nr_events : 1) * c->ncpus;
+	bpf_map__set_max_entries(c->skel->maps.counters, c->skel->rodata->nr_counters);
+	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
+	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);
+	bpf_program__set_autoload(c->skel->progs.on_switch_mem, mem);
+	ret = tdtop_bpf__load(c->skel);
+	c->switch_prog = mem ? c->skel->progs.on_switch_mem : c->skel->progs.on_switch;
+	return ret;
+}
+
 int collector__open(struct collector **out, const struct collector_opts *opts, char *err,
 		    size_t errlen)
 {
@@ -236,22 +268,14 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	for (int i = 0; i < c->nr_events * c->ncpus; i++)
 		c->fds[i] = -1;
 
-	c->skel = tdtop_bpf__open();
-	if (!c->skel) {
-		ret = -errno;
-		snprintf(err, errlen, "failed to open BPF object: %s", strerror(errno));
-		goto fail;
+	/* Older kernels (before 6.2) refuse on_switch_mem: load again without */
+	ret = opts->helper_reads ? -ENOTSUP : load_skel(c, opts, true);
+	if (ret) {
+		if (opts->verbose && ret != -ENOTSUP)
+			fprintf(stderr, "tdtop: reading counts from memory refused (%s): "
+				"every counter is read through the helper\n", strerror(-ret));
+		ret = load_skel(c, opts, false);
 	}
-	c->skel->rodata->nr_cpus = c->ncpus;
-	c->skel->rodata->by_cgroup = opts->by_cgroup;
-	for (int i = 0; i < c->nr_events; i++)
-		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
-			c->skel->rodata->always_on |= 1u << i;
-	bpf_map__set_max_entries(c->skel->maps.counters,
-				 (c->nr_events ? c->nr_events : 1) * c->ncpus);
-	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
-
-	ret = tdtop_bpf__load(c->skel);
 	if (ret) {
 		snprintf(err, errlen, "failed to load BPF program: %s%s", strerror(-ret),
 			 ret == -EPERM || ret == -EACCES
@@ -425,7 +449,7 @@ int collector__bpf_cost(const struct collector *c, __u64 *run_ns, __u64 *runs)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(c->skel->progs.on_switch), &info, &len))
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(c->switch_prog), &info, &len))
 		return -errno;
 	*run_ns = info.run_time_ns;
 	*runs = info.run_cnt;

@@ -21,6 +21,7 @@ struct collector_opts {
 	 * range of the part whose PMU covers it (hybrid core types) */
 	const struct td_config *parts;
 	size_t max_tasks;	/* capacity of the task map */
+	bool helper_reads;	/* never read counts from memory (on_switch_mem) */
 	bool by_cgroup;		/* charge per (task, cgroup) */
 	bool verbose;		/* pass libbpf's messages through */
 };

@@ -353,6 +353,22 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 	return 0;
 }
 
+bool event_counts_in_place(const struct event_spec *e)
+{
+	if (e->type != PERF_TYPE_SOFTWARE)
+		return false;
+	switch (e->config) {
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));

@@ -44,6 +44,13 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 /* The counting attr for one event: no sampling, inherit 0, enabled. */
 void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr);
 
+/*
+ * Whether the kernel adds to the event's count where it happens (faults,
+ * switches, migrations), so that the count in memory is always current;
+ * the clocks and hardware counters are only brought up to date by a read.
+ */
+bool event_counts_in_place(const struct event_spec *e);
+
 /* --list-events: every name events_parse() accepts on this machine. */
 void events_print_list(const char *sysfs_root, FILE *out);
 

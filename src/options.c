@@ -21,6 +21,7 @@ enum {
 	OPT_DURATION,
 	OPT_DIFF,
 	OPT_LISTEN,
+	OPT_HELPER_READS,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "sort", required_argument, NULL, 's' },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "helper-reads", no_argument, NULL, OPT_HELPER_READS },
 	{ "list-events", no_argument, NULL, OPT_LIST_EVENTS },
 	{ "list", no_argument, NULL, OPT_LIST },
 	{ "level", required_argument, NULL, 'l' },
@@ -110,7 +112,9 @@ static void usage_measure(FILE *f)
 "  -d, --delay SECS       interval between updates, fractional (default 1)\n"
 "  -n, --iterations N     stop after N intervals (default: until interrupted)\n"
 "      --max-tasks N      capacity of the kernel task table (default %d); when full,\n"
-"                         charges are counted as dropped, never lost silently\n",
+"                         charges are counted as dropped, never lost silently\n"
+"      --helper-reads     read every counter through the BPF helper, also those\n"
+"                         (faults, switches, migrations) otherwise read from memory\n",
 		DEFAULT_MAX_TASKS);
 }
 
@@ -290,7 +294,7 @@ static unsigned int option_commands(int opt)
 {
 	switch (opt) {
 	case 'e': case 'c': case OPT_CGROUP_DEPTH: case OPT_LIST_EVENTS: case OPT_LIST:
-	case OPT_STRICT: case OPT_ALLOW_SMT: case OPT_MAX_TASKS: case 'v':
+	case OPT_STRICT: case OPT_ALLOW_SMT: case OPT_MAX_TASKS: case OPT_HELPER_READS: case 'v':
 		return ON_LIVE;
 	case 'n':
 		return ON_TOP | ON_RECORD;
@@ -499,6 +503,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 				return -1;
 			}
 			o->max_tasks = v;
+			break;
+		case OPT_HELPER_READS:
+			o->helper_reads = true;
 			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;

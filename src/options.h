@@ -50,6 +50,7 @@ struct options {
 	const char *sort;	/* NULL: by CPU time */
 	size_t top;		/* 0: all rows */
 	size_t max_tasks;
+	bool helper_reads;	/* no reads from memory on the switch path */
 	bool list_events;
 	bool list;		/* --list: TopDown discovery report */
 	int level;		/* TopDown level asked for: 1 or 2 */

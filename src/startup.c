@@ -91,6 +91,7 @@ static int open_live(struct startup *st, const struct options *o, const struct t
 		.events = &st->events,
 		.parts = parts,
 		.max_tasks = o->max_tasks,
+		.helper_reads = o->helper_reads,
 		.by_cgroup = st->by_cgroup,
 		.verbose = o->verbose,
 	};

@@ -23,7 +23,7 @@ SANITIZED = os.path.basename(TDTOP).endswith("-san")
 HELPERS = os.environ.get("HELPERS", os.path.join(_TOP, ".output", "std", "helpers"))
 BPFTOOL = os.environ.get("BPFTOOL", "/usr/sbin/bpftool")
 # Names of the BPF programs tdtop loads; none may outlive it.
-PROG_NAMES = ("on_switch", "flush", "on_free", "on_rename")
+PROG_NAMES = ("on_switch", "on_switch_mem", "flush", "on_free", "on_rename", "on_exec")
 NCPUS = os.cpu_count() or 1
 
 

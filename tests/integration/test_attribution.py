@@ -6,8 +6,8 @@ before and after its work, while tdtop is already attached; in between, and
 after, it is blocked, so the windows match up to a few ms or faults."""
 import os
 
-from tdtest import (Sampler, SkipTest, Workload, assert_close, assert_conservation, observe,
-                    require_cpus, require_root, rows_of, schedstat_ns, sum_rows)
+from tdtest import (Sampler, SkipTest, Workload, assert_close, assert_conservation, bpf_progs,
+                    observe, require_cpus, require_root, rows_of, schedstat_ns, sum_rows)
 
 MS = 1000000
 
@@ -58,6 +58,44 @@ def test_context_switches():
         assert truth >= 40000, f"workload switched only {truth} times"
         assert_close("context-switches vs nvcsw+nivcsw", sum_rows(rows, "context-switches"),
                      truth, slack=20)
+
+
+def _switch_prog_of_tdtop():
+    names = [name for _, name, owners in bpf_progs()
+             if name in ("on_switch", "on_switch_mem") and owners]
+    assert len(names) == 1, f"sched_switch programs loaded: {names}"
+    return names[0]
+
+
+def test_memory_and_helper_reads_agree():
+    """Faults and switches are read from struct perf_event where the kernel
+    allows it (on_switch_mem), else, and with --helper-reads, through the
+    helper: both paths match the kernel's own accounting and add up."""
+    require_root()
+    evs = ("cpu-clock", "page-faults", "context-switches")
+    for extra in ((), ("--helper-reads",)):
+        seen = {}
+        with Workload("faults", 5000, "switches", 5000, cpus="0") as wl:
+            ivs = observe(wl, "-e", ",".join(evs), "-d", "0.5", *extra,
+                          before=lambda: seen.update(prog=_switch_prog_of_tdtop()))
+            mode = " ".join(extra) or "default"
+            if extra:
+                assert seen["prog"] == "on_switch", f"{mode}: {seen['prog']} attached"
+            elif seen["prog"] != "on_switch_mem":
+                raise SkipTest("this kernel has no bpf_rdonly_cast(): only the helper path runs")
+            rows = rows_of(ivs, wl.pid)
+            assert rows, f"{mode}: no row for pid {wl.pid}"
+            faults = wl.delta("self", "minflt") + wl.delta("self", "majflt")
+            switches = wl.delta("self", "nvcsw") + wl.delta("self", "nivcsw")
+            assert faults >= 5000 and switches >= 10000, (faults, switches)
+            assert_close(f"{mode}: page-faults vs minflt+majflt",
+                         sum_rows(rows, "page-faults"), faults, slack=30)
+            assert_close(f"{mode}: context-switches vs nvcsw+nivcsw",
+                         sum_rows(rows, "context-switches"), switches, slack=20)
+            assert_close(f"{mode}: cpu-clock vs CLOCK_PROCESS_CPUTIME_ID",
+                         sum_rows(rows, "cpu-clock"), wl.delta("cpu_ns"), rel=0.02, slack=3 * MS)
+            assert all(iv["read_errors"] == 0 for iv, _ in ivs), f"{mode}: read errors"
+            assert_conservation(ivs, evs)
 
 
 def test_never_switching_task_counted_every_interval():

@@ -106,5 +106,15 @@ else
 	sed 's/^/TDTOP-KERNEL:   stderr: /' cg.err
 	VERDICT="FAIL --by cgroup exited with an error"
 fi
+# context-switches could be read from memory, with bpf_rdonly_cast() (6.2+):
+# without it, tdtop must fall back to the helper program, and say so with -v
+if grep -q bpf_rdonly_cast $SYMS; then
+	say "reads from memory: available"
+elif /tdtop -v -b -o json -e context-switches -d 0.2 -n 1 2>&1 >/dev/null |
+	grep -q 'reading counts from memory refused'; then
+	say "reads from memory: refused, helper fallback taken"
+else
+	VERDICT="FAIL no bpf_rdonly_cast here, yet tdtop did not report its fallback"
+fi
 [ -s td.err ] && VERDICT="FAIL tdtop wrote to stderr: $(head -n 1 td.err)"
 finish "$VERDICT"

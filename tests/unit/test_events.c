@@ -98,6 +98,30 @@ TEST(events_software_names)
 	check_one(VM, "major-faults", "major-faults", 1, 6);
 }
 
+/* Only counts the kernel adds to where they happen may be read from
+ * memory: the clocks, hardware and PMU events need a read to be current. */
+TEST(events_counted_in_place)
+{
+	static const struct {
+		const char *name;
+		bool in_place;
+	} cases[] = {
+		{ "page-faults", true }, { "minor-faults", true }, { "major-faults", true },
+		{ "context-switches", true }, { "cpu-migrations", true },
+		{ "cpu-clock", false }, { "task-clock", false }, { "cycles", false },
+		{ "instructions", false }, { "r003c", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_INT(parse(SKL, cases[i].name), 0);
+		if (event_counts_in_place(&list.ev[0]) != cases[i].in_place)
+			test_fail(__FILE__, __LINE__, "%s: in place should be %d", cases[i].name,
+				  cases[i].in_place);
+	}
+	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
+	CHECK(!event_counts_in_place(&list.ev[0]));
+}
+
 TEST(events_hardware_names)
 {
 	/* PERF_TYPE_HARDWARE (0) and the PERF_COUNT_HW_* ABI numbers. */
