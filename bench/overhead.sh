@@ -75,8 +75,10 @@ perf_run() {
 	bench_us perf stat -e "$1" -o /dev/null --
 }
 
-# tdtop is attached once it has printed its first interval. Extra
-# arguments go to tdtop.
+# tdtop is attached once it has printed its first interval; the run starts
+# after the second, when tdtop has switched the kernel's BPF statistics off
+# again (it samples them one interval in ten, starting with the first, and
+# they slow every BPF program down while on). Extra arguments go to tdtop.
 tdtop_run() {
 	local out=$tmp/tdtop.out us i set=$1
 
@@ -84,12 +86,12 @@ tdtop_run() {
 	: >"$out"
 	"$TDTOP" -b -o json -e "$set" -d 1 "$@" >"$out" 2>"$tmp/tdtop.err" &
 	tdtop_pid=$!
-	for i in $(seq 100); do
-		[ -s "$out" ] && break
+	for i in $(seq 200); do
+		[ "$(grep -c '"type":"interval"' "$out")" -ge 2 ] && break
 		kill -0 "$tdtop_pid" 2>/dev/null || break
 		sleep 0.05
 	done
-	if [ ! -s "$out" ]; then
+	if [ "$(grep -c '"type":"interval"' "$out")" -lt 2 ]; then
 		echo "overhead.sh: tdtop did not start: $(cat "$tmp/tdtop.err")" >&2
 		exit 1
 	fi

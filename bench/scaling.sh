@@ -70,7 +70,8 @@ measure() {
 		: >"$out"
 		"$TDTOP" -b -o json -e "$EVENTS" -d 1 "$@" >"$out" 2>/dev/null &
 		local tp=$!
-		until grep -q '"type":"interval"' "$out" 2>/dev/null; do sleep 0.05; done
+		# after the second interval: the BPF statistics sample is over
+		until [ "$(grep -c '"type":"interval"' "$out" 2>/dev/null)" -ge 2 ]; do sleep 0.05; done
 		with=$(bench_ns)
 		sleep 2.2	# two more intervals: userspace cost with the tasks read
 		rss+=("$(awk '/^VmRSS/ { print $2 }' /proc/$tp/status)")
