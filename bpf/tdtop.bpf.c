@@ -19,20 +19,6 @@ struct task_struct___pre514 {
 	long state;
 } __attribute__((preserve_access_index));
 
-/* Set by the loader before load. */
-const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
-const volatile bool by_cgroup = false;	/* key tasks by cgroup too */
-/* Events the kernel never multiplexes (software ones): their enabled and
- * running times are the slice itself, so the cheaper read without them
- * serves. Bit i for event i. */
-const volatile __u32 always_on = 0;
-/* Of those, the events whose count the kernel bumps in place (faults,
- * context switches, migrations): on_switch_mem reads them straight from
- * struct perf_event instead of through a helper call. Bit i for event i. */
-const volatile __u32 in_memory = 0;
-/* Entries in the counters array: a bound for reads that bypass the map. */
-const volatile __u32 nr_counters = 0;
-
 /* 6.2+; only on_switch_mem calls it, and the loader loads that program
  * only where the kernel has it. */
 extern void *bpf_rdonly_cast(const void *obj__ign, __u32 btf_id__k) __ksym __weak;
@@ -50,7 +36,7 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } counters SEC(".maps");
 
-/* Last counter readings of each CPU; the loader fills ev_lo/ev_hi. */
+/* Each CPU's readings, sums and settings (see struct cpu_state). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -65,21 +51,6 @@ struct {
 	__type(key, struct task_key);
 	__type(value, struct task_val);
 } tasks SEC(".maps");
-
-/* Idle, lost and total charges per CPU, key = enum bucket_id * 2 + half. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, NR_BUCKETS * 2);
-	__type(key, __u32);
-	__type(value, struct acc);
-} buckets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct stats);
-} health SEC(".maps");
 
 /*
  * The key each task's entry was made under. The end of a task is marked
@@ -102,11 +73,19 @@ struct {
 	__type(value, struct task_val);
 } scratch SEC(".maps");
 
-static __always_inline struct acc *bucket(__u32 which, __u32 half)
+static __always_inline struct cpu_state *this_cpu(void)
 {
-	__u32 key = which * 2 + half;
+	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&buckets, &key);
+	return bpf_map_lookup_elem(&cpu_states, &zero);
+}
+
+/* Whether tasks are keyed by cgroup too; NULL when the lookup fails. */
+static __always_inline bool keyed_by_cgroup(void)
+{
+	struct cpu_state *cs = this_cpu();
+
+	return cs && cs->by_cgroup;
 }
 
 /* The key of p's entry as of now; p's cgroup read from the task, since p
@@ -116,7 +95,7 @@ static __always_inline void current_key(struct task_struct *p, struct task_key *
 	__builtin_memset(key, 0, sizeof(*key));
 	key->tid = p->pid;
 	key->start_ns = p->start_time;
-	if (by_cgroup)
+	if (keyed_by_cgroup())
 		key->cgroup_id = p->cgroups->dfl_cgrp->kn->id;
 }
 
@@ -143,7 +122,7 @@ static __always_inline void mark_ended(const struct task_key *key)
 
 /* The task's accumulator, created on first sight; NULL when the map is full.
  * p is current here, so the helper gives its cgroup. */
-static __always_inline struct task_val *task_slot(struct task_struct *p)
+static __always_inline struct task_val *task_slot(struct task_struct *p, bool by_cgroup)
 {
 	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
 	struct task_val *v;
@@ -176,7 +155,8 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
  * (an emptied slot reads as NULL); the RCU read side this program runs in
  * keeps a replaced entry alive until it is done.
  */
-static __always_inline int read_in_memory(__u32 key, __u64 t, struct bpf_perf_event_value *v)
+static __always_inline int read_in_memory(__u32 key, __u32 nr_counters, __u64 t,
+					  struct bpf_perf_event_value *v)
 {
 	/* the slot is read as the first member of an entry: both are pointers */
 	__u32 entry_id = bpf_core_type_id_kernel(struct bpf_event_entry);
@@ -241,25 +221,22 @@ static __always_inline bool final_switch(struct task_struct *p)
 /*
  * Charge everything counted on this CPU since its last reading to p, which
  * is (or was, until this switch) the task running here. *last* says this
- * is p's final switch-out: its entry is complete. *mem*: read the events
- * in in_memory from memory.
+ * is p's final switch-out: its entry is complete. *mem*: load the events
+ * in cs->in_memory from memory.
  */
 static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
-	struct acc *total, *sink = NULL;
+	struct acc *total, *sink;
 	struct task_val *tv;
 	struct bpf_perf_event_value now;
-	struct cpu_state *cs;
-	struct stats *st;
-	__u32 zero = 0, cpu, key, ep = epoch, half = ep & 1;
+	struct cpu_state *cs = this_cpu();
+	__u32 cpu, key, ep = epoch, half = ep & 1;
 	__u64 t, dt = 0;
 	int i, err;
 
-	cs = bpf_map_lookup_elem(&cpu_states, &zero);
-	st = bpf_map_lookup_elem(&health, &zero);
-	total = bucket(BUCKET_TOTAL, half);
-	if (!cs || !st || !total)
+	if (!cs)
 		return;
+	total = &cs->buckets[BUCKET_TOTAL * 2 + half];
 	cpu = bpf_get_smp_processor_id();
 	t = bpf_ktime_get_ns();
 	/*
@@ -279,9 +256,9 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 	/* Counters are read even for idle: skipping them would hand the
 	 * idle slice to whoever runs next. */
 	if (p->pid == 0 || (p->flags & PF_IDLE)) {
-		sink = bucket(BUCKET_IDLE, half);
+		sink = &cs->buckets[BUCKET_IDLE * 2 + half];
 	} else {
-		tv = task_slot(p);
+		tv = task_slot(p, cs->by_cgroup);
 		if (tv) {
 			sink = &tv->half[half];
 			/*
@@ -294,12 +271,10 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 				tv->exited = 1;
 			}
 		} else {
-			st->dropped++;
-			sink = bucket(BUCKET_LOST, half);
+			cs->stats.dropped++;
+			sink = &cs->buckets[BUCKET_LOST * 2 + half];
 		}
 	}
-	if (!sink)
-		return;
 	sink->cpu_ns += dt;
 	sink->slices++;
 	total->cpu_ns += dt;
@@ -311,16 +286,16 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 
 		if (i < cs->ev_lo || i >= cs->ev_hi)
 			continue;
-		key = i * nr_cpus + cpu;
-		if (mem && (in_memory & (1u << i)))
-			err = read_in_memory(key, t, &now);
+		key = i * cs->nr_cpus + cpu;
+		if (mem && (cs->in_memory & (1u << i)))
+			err = read_in_memory(key, cs->nr_counters, t, &now);
 		else
-			err = read_counter(key, always_on & (1u << i), t, &now);
+			err = read_counter(key, cs->always_on & (1u << i), t, &now);
 		if (err) {
 			/* Forget the reading so the next one only re-primes
 			 * instead of charging two slices to one task. */
 			cs->primed &= ~(1u << i);
-			st->read_errors++;
+			cs->stats.read_errors++;
 			continue;
 		}
 		/* a counter that went back is a new event (the loader reopens a
@@ -339,7 +314,7 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 		last->enabled = now.enabled;
 		last->running = now.running;
 	}
-	st->switches++;
+	cs->stats.switches++;
 }
 
 SEC("tp_btf/sched_switch")
@@ -415,7 +390,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid)
 	mark_ended(k);
 	k->tid = p->pid;
 	k->start_ns = p->start_time;
-	if (by_cgroup)
+	if (keyed_by_cgroup())
 		k->cgroup_id = bpf_get_current_cgroup_id();
 	/* the new name went to the old entry (the rename came first) */
 	v = bpf_map_lookup_elem(&tasks, k);

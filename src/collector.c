@@ -184,7 +184,12 @@ static void reopen_returned_cpus(struct collector *c)
 	}
 }
 
-static int init_cpu_states(struct collector *c)
+static __u32 nr_counters(const struct collector *c)
+{
+	return (c->nr_events ? c->nr_events : 1) * c->ncpus;
+}
+
+static int init_cpu_states(struct collector *c, bool by_cgroup)
 {
 	struct cpu_state *cs = c->percpu_buf;
 	__u32 zero = 0;
@@ -196,6 +201,15 @@ static int init_cpu_states(struct collector *c)
 		cpu_range(c, cpu, &lo, &hi);
 		cs[cpu].ev_lo = lo;
 		cs[cpu].ev_hi = hi;
+		cs[cpu].nr_cpus = c->ncpus;
+		cs[cpu].nr_counters = nr_counters(c);
+		cs[cpu].by_cgroup = by_cgroup;
+		for (int i = 0; i < c->nr_events; i++) {
+			if (c->events.ev[i].type == PERF_TYPE_SOFTWARE)
+				cs[cpu].always_on |= 1u << i;
+			if (event_counts_in_place(&c->events.ev[i]))
+				cs[cpu].in_memory |= 1u << i;
+		}
 	}
 	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
 }
@@ -203,26 +217,18 @@ static int init_cpu_states(struct collector *c)
 /* Open and load the BPF object with one of the two switch programs. */
 static int load_skel(struct collector *c, const struct collector_opts *opts, bool mem)
 {
-	__u32 in_memory = 0;
+	bool in_memory = false;
 	int ret;
 
+	for (int i = 0; i < c->nr_events; i++)
+		in_memory |= event_counts_in_place(&opts->events->ev[i]);
+	if (mem && !in_memory)
+		return -ENOTSUP;	/* nothing to gain */
 	tdtop_bpf__destroy(c->skel);
 	c->skel = tdtop_bpf__open();
 	if (!c->skel)
 		return -errno;
-	c->skel->rodata->nr_cpus = c->ncpus;
-	c->skel->rodata->by_cgroup = opts->by_cgroup;
-	for (int i = 0; i < c->nr_events; i++) {
-		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
-			c->skel->rodata->always_on |= 1u << i;
-		if (event_counts_in_place(&opts->events->ev[i]))
-			in_memory |= 1u << i;
-	}
-	if (mem && !in_memory)
-		return -ENOTSUP;	/* nothing to gain */
-	c->skel->rodata->in_memory = in_memory;
-	c->skel->rodata->nr_counters = (c->nr_events ? c->nr_events : 1) * c->ncpus;
-	bpf_map__set_max_entries(c->skel->maps.counters, c->skel->rodata->nr_counters);
+	bpf_map__set_max_entries(c->skel->maps.counters, nr_counters(c));
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
 	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);
 	bpf_program__set_autoload(c->skel->progs.on_switch_mem, mem);
@@ -234,7 +240,6 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 int collector__open(struct collector **out, const struct collector_opts *opts, char *err,
 		    size_t errlen)
 {
-	size_t bufsz;
 	struct collector *c;
 	int ret;
 
@@ -256,9 +261,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		goto fail;
 	}
 	/* per-CPU map values are padded to 8 bytes per CPU */
-	bufsz = sizeof(struct acc) > sizeof(struct cpu_state) ? sizeof(struct acc)
-							       : sizeof(struct cpu_state);
-	c->percpu_buf = calloc(c->ncpus, bufsz);
+	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
 	c->fds = malloc(sizeof(int) * (c->nr_events ? c->nr_events : 1) * c->ncpus);
 	if (!c->percpu_buf || !c->fds) {
 		snprintf(err, errlen, "out of memory");
@@ -289,7 +292,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	ret = open_counters(c, err, errlen);
 	if (ret)
 		goto fail;
-	ret = init_cpu_states(c);
+	ret = init_cpu_states(c, opts->by_cgroup);
 	if (ret) {
 		ret = -errno;
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
@@ -320,20 +323,23 @@ static void flush_cpus(struct collector *c)
 	}
 }
 
-static int read_buckets(struct collector *c, struct snapshot *snap)
+/* The frozen half of the idle/lost/total sums and the health counters,
+ * summed over CPUs. */
+static int read_cpu_states(struct collector *c, struct snapshot *snap)
 {
-	int fd = bpf_map__fd(c->skel->maps.buckets);
-	const struct acc *per_cpu = c->percpu_buf;
+	const struct cpu_state *per_cpu = c->percpu_buf;
+	__u32 zero = 0;
 
-	for (__u32 b = 0; b < NR_BUCKETS; b++) {
-		struct acc *sum = &snap->buckets[b];
-		__u32 key = b * 2 + snap->half;
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, c->percpu_buf))
+		return -errno;
+	memset(snap->buckets, 0, sizeof(snap->buckets));
+	memset(&snap->stats, 0, sizeof(snap->stats));
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct cpu_state *cs = &per_cpu[cpu];
 
-		if (bpf_map_lookup_elem(fd, &key, c->percpu_buf))
-			return -errno;
-		memset(sum, 0, sizeof(*sum));
-		for (int cpu = 0; cpu < c->ncpus; cpu++) {
-			const struct acc *v = &per_cpu[cpu];
+		for (int b = 0; b < NR_BUCKETS; b++) {
+			const struct acc *v = &cs->buckets[b * 2 + snap->half];
+			struct acc *sum = &snap->buckets[b];
 
 			sum->cpu_ns += v->cpu_ns;
 			sum->slices += v->slices;
@@ -343,22 +349,9 @@ static int read_buckets(struct collector *c, struct snapshot *snap)
 				sum->ev[i].running += v->ev[i].running;
 			}
 		}
-	}
-	return 0;
-}
-
-static int read_stats(struct collector *c, struct snapshot *snap)
-{
-	const struct stats *per_cpu = c->percpu_buf;
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.health), &zero, c->percpu_buf))
-		return -errno;
-	memset(&snap->stats, 0, sizeof(snap->stats));
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		snap->stats.switches += per_cpu[cpu].switches;
-		snap->stats.dropped += per_cpu[cpu].dropped;
-		snap->stats.read_errors += per_cpu[cpu].read_errors;
+		snap->stats.switches += cs->stats.switches;
+		snap->stats.dropped += cs->stats.dropped;
+		snap->stats.read_errors += cs->stats.read_errors;
 	}
 	return 0;
 }
@@ -410,9 +403,7 @@ int collector__snapshot(struct collector *c, struct snapshot *snap)
 	flush_cpus(c);
 	snap->flip_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	snap->mono_s = ts.tv_sec + ts.tv_nsec / 1e9;
-	ret = read_buckets(c, snap);
-	if (!ret)
-		ret = read_stats(c, snap);
+	ret = read_cpu_states(c, snap);
 	if (!ret)
 		ret = read_tasks(c, snap);
 	return ret;

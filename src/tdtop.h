@@ -54,21 +54,9 @@ struct task_val {
 	struct acc half[2];
 };
 
-/* Per-CPU state: the last reading of every counter and the clock, and
- * which slice of the event index space this CPU's PMU uses (hybrid CPUs
- * read a different group on each core type). */
-struct cpu_state {
-	__u64 last_ns;
-	__u32 ev_lo;		/* first event index read on this CPU */
-	__u32 ev_hi;		/* one past the last */
-	__u32 primed;		/* bit i: last[i] holds a reading */
-	__u32 seen_epoch;	/* the epoch of this CPU's last charge */
-	struct counter last[MAX_EVENTS];
-};
-
 /* Per-CPU sums that do not belong to a task: idle, charges lost because
- * the task map was full, and the total of everything charged. The map key
- * is bucket * 2 + half. */
+ * the task map was full, and the total of everything charged. Indexed
+ * bucket * 2 + half. */
 enum bucket_id {
 	BUCKET_IDLE,
 	BUCKET_LOST,
@@ -81,6 +69,32 @@ struct stats {
 	__u64 switches;		/* sched_switch events handled */
 	__u64 dropped;		/* slices not stored: task map full */
 	__u64 read_errors;	/* counter reads that failed (e.g. -EBUSY) */
+};
+
+/*
+ * Everything of one CPU the switch program uses besides the task's entry,
+ * in one per-CPU value: one lookup per switch, one read per interval. The
+ * loader fills the settings before attaching and never writes them again.
+ */
+struct cpu_state {
+	__u64 last_ns;
+	__u32 ev_lo;		/* first event index read on this CPU */
+	__u32 ev_hi;		/* one past the last (hybrid CPUs read their core
+				 * type's slice of the event index space) */
+	__u32 primed;		/* bit i: last[i] holds a reading */
+	__u32 seen_epoch;	/* the epoch of this CPU's last charge */
+	/* settings, the same on every CPU */
+	__u32 nr_cpus;		/* stride of the counters array */
+	__u32 nr_counters;	/* its size */
+	__u32 always_on;	/* bit i: event i is never multiplexed (software):
+				 * read without its enabled/running clocks */
+	__u32 in_memory;	/* bit i: event i's count is bumped in place and
+				 * on_switch_mem loads it from struct perf_event */
+	__u32 by_cgroup;	/* key tasks by cgroup too */
+	__u32 pad;
+	struct stats stats;
+	struct counter last[MAX_EVENTS];
+	struct acc buckets[NR_BUCKETS * 2];
 };
 
 #endif /* __TDTOP_H */
