@@ -64,7 +64,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test test-unit test-integration run helpers
+.PHONY: all clean test test-unit test-integration run helpers bench
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -73,15 +73,24 @@ all: $(BIN)
 $(OUT) $(OUT)/unit $(OUT)/helpers:
 	$(Q)mkdir -p $@
 
-$(OUT)/tdtop.bpf.o: bpf/tdtop.bpf.c src/tdtop.h | $(OUT)
+# bpf_obj/bpf_skel: compile a BPF program and link it (bpftool gen object
+# resolves CO-RE and the .BTF), and generate its skeleton named $(1).
+define bpf_obj
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp
 	$(Q)rm -f $@.tmp
+endef
+define bpf_skel
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(1) > $@
+endef
+
+$(OUT)/tdtop.bpf.o: bpf/tdtop.bpf.c src/tdtop.h | $(OUT)
+	$(bpf_obj)
 
 $(OUT)/tdtop.skel.h: $(OUT)/tdtop.bpf.o
-	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name tdtop_bpf > $@
+	$(call bpf_skel,tdtop_bpf)
 
 $(KERNEL_OBJS): $(OUT)/tdtop.skel.h
 
@@ -110,6 +119,22 @@ $(OUT)/helpers/%: tests/helpers/%.c | $(OUT)/helpers
 	$(Q)$(CC) $(CFLAGS) $< -lpthread -o $@
 
 helpers: $(HELPERS)
+
+# bench/charge_cost: the switch program's parts, timed in a hot loop
+$(OUT)/bench:
+	$(Q)mkdir -p $@
+
+$(OUT)/bench/charge_cost.bpf.o: bench/charge_cost.bpf.c bpf/tdtop.bpf.c src/tdtop.h | $(OUT)/bench
+	$(bpf_obj)
+
+$(OUT)/bench/charge_cost.skel.h: $(OUT)/bench/charge_cost.bpf.o
+	$(call bpf_skel,charge_cost_bpf)
+
+$(OUT)/bench/charge_cost: bench/charge_cost.c $(OUT)/bench/charge_cost.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(OUT)/bench $< -lbpf -lelf -o $@
+
+bench: $(BIN) helpers $(OUT)/bench/charge_cost
 
 test-unit: $(OUT)/unit/run
 	$(Q)cd tests/unit && ../../$(OUT)/unit/run

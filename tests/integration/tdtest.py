@@ -23,7 +23,11 @@ SANITIZED = os.path.basename(TDTOP).endswith("-san")
 HELPERS = os.environ.get("HELPERS", os.path.join(_TOP, ".output", "std", "helpers"))
 BPFTOOL = os.environ.get("BPFTOOL", "/usr/sbin/bpftool")
 # Names of the BPF programs tdtop loads; none may outlive it.
-PROG_NAMES = ("on_switch", "on_switch_mem", "flush", "on_free", "on_rename", "on_exec")
+# tdtop loads one of the two sched_switch programs (on_switch_mem where the
+# kernel has bpf_rdonly_cast() and some event can be read from memory)
+SWITCH_PROGS = ("on_switch", "on_switch_mem")
+ALWAYS_PROGS = ("flush", "on_free", "on_rename", "on_exec")
+PROG_NAMES = SWITCH_PROGS + ALWAYS_PROGS
 NCPUS = os.cpu_count() or 1
 
 

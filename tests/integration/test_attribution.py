@@ -70,7 +70,8 @@ def _switch_prog_of_tdtop():
 def test_memory_and_helper_reads_agree():
     """Faults and switches are read from struct perf_event where the kernel
     allows it (on_switch_mem), else, and with --helper-reads, through the
-    helper: both paths match the kernel's own accounting and add up."""
+    helper: both paths match the kernel's own accounting and add up, with
+    cpu-clock (always through the helper) read beside them."""
     require_root()
     evs = ("cpu-clock", "page-faults", "context-switches")
     for extra in ((), ("--helper-reads",)):
@@ -92,8 +93,6 @@ def test_memory_and_helper_reads_agree():
                          sum_rows(rows, "page-faults"), faults, slack=30)
             assert_close(f"{mode}: context-switches vs nvcsw+nivcsw",
                          sum_rows(rows, "context-switches"), switches, slack=20)
-            assert_close(f"{mode}: cpu-clock vs CLOCK_PROCESS_CPUTIME_ID",
-                         sum_rows(rows, "cpu-clock"), wl.delta("cpu_ns"), rel=0.02, slack=3 * MS)
             assert all(iv["read_errors"] == 0 for iv, _ in ivs), f"{mode}: read errors"
             assert_conservation(ivs, evs)
 

@@ -231,8 +231,12 @@ def test_full_task_map_1000_threads():
         for r in rs:
             if r["pid"] == wl.pid:
                 per_tid[str(r["tid"])] += r["cpu_ns"]
+    # tdtop's slice runs from one switch to the next, the kernel's runtime
+    # from its own clock updates inside them: with 1000 threads switching
+    # every few ms the two differ by up to ~2 µs a switch on a slow VM, a few
+    # ms per thread. Time of another task landing here would be far more.
     over = [(t, ns, truth.get(t)) for t, ns in per_tid.items()
-            if truth.get(t) is None or ns > truth[t] * 1.01 + MS]
+            if truth.get(t) is None or ns > truth[t] * 1.03 + 2 * MS]
     assert not over, f"threads charged more than their own CPU time (tid, tdtop, own): {over[:8]}"
     print(f"    map of 64 with 1001 threads: {dropped} slices dropped, "
           f"{sum(iv['cpu_ns']['lost'] for iv, _ in ivs) / 1e6:.0f} ms lost, "
