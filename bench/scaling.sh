@@ -5,11 +5,11 @@
 #
 #   sudo bench/scaling.sh [-r REPS] [-l LOOPS] [-c CPU] [-t TDTOP] [-H HELPERS]
 #
-# 1. Per-switch cost with 1, 1000 and 10000 threads alive (blocked, each
-#    with an entry in the task table), and with 1, 100 and 1000 cgroups
-#    holding a process each (--by cgroup): the pinned `perf bench sched
-#    pipe` with tdtop running, minus the same benchmark without it, in the
-#    same repetition (medians).
+# 1. Per-switch cost with 1, 1000 and 10000 threads alive (started once
+#    tdtop is attached, so each has an entry in the task table, then
+#    blocked), and with 1, 100 and 1000 cgroups holding a process each
+#    (--by cgroup): the pinned `perf bench sched pipe` with tdtop running,
+#    minus the same benchmark run just before tdtop started (medians).
 # 2. tdtop's own userspace CPU and RSS at a 1 s interval with those tasks.
 # 3. Time from start to the first complete interval (-d 0.5).
 set -euo pipefail
@@ -62,22 +62,53 @@ bench_ns() {
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# Added ns/switch, tdtop's CPU % and RSS in KiB with tdtop running ARGS.
+# Starts N threads that run once, so that each gets an entry, and then
+# stay blocked; returns once they are all up.
+start_threads() {
+	"$HELPERS/workload" --now --timeout 600 threads "$1" 0 >"$tmp/wl" < <(sleep 3600) &
+	pids+=($!)
+	until grep -q '"phase":"done"' "$tmp/wl" 2>/dev/null; do sleep 0.1; done
+}
+
+# Starts one process in each of the first K cgroups: it runs once in its
+# cgroup (an entry keyed by it) and then sleeps.
+start_cgroup_procs() {
+	local g
+	for g in $(seq 0 $(($1 - 1))); do
+		sh -c 'echo $$ > "$1/cgroup.procs"; exec sleep 600' _ "$CG/tdtop-scaling/g$g" &
+		pids+=($!)
+	done
+}
+
+stop_started() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	pids=()
+}
+
+# Added ns/switch, tdtop's CPU % and RSS in KiB with tdtop running ARGS
+# after SETUP (a command, run once tdtop is attached, that gives the
+# tasks their entries).
 measure() {
-	local adds=() cpus=() rss=() out=$tmp/out i
+	local setup=$1 adds=() cpus=() rss=() out=$tmp/out i n
+	shift
 	for i in $(seq "$REPS"); do
 		base=$(bench_ns)
 		: >"$out"
 		"$TDTOP" -b -o json -e "$EVENTS" -d 1 "$@" >"$out" 2>/dev/null &
 		local tp=$!
-		# after the second interval: the BPF statistics sample is over
-		until [ "$(grep -c '"type":"interval"' "$out" 2>/dev/null)" -ge 2 ]; do sleep 0.05; done
-		with=$(bench_ns)
+		until grep -q '"type":"interval"' "$out" 2>/dev/null; do sleep 0.05; done
+		$setup
+		# the tasks' entries are in, and the BPF statistics sample is over
+		n=$(grep -c '"type":"interval"' "$out")
+		until [ "$(grep -c '"type":"interval"' "$out")" -ge $((n + 2)) ]; do sleep 0.05; done
+		loaded=$(bench_ns)
 		sleep 2.2	# two more intervals: userspace cost with the tasks read
 		rss+=("$(awk '/^VmRSS/ { print $2 }' /proc/$tp/status)")
 		kill -INT "$tp"; wait "$tp" || true
+		stop_started
 		cpus+=("$(grep -o '"self":{[^}]*}' "$out" | tail -n 1 | grep -o '"cpu_pct":[0-9.e-]*' | cut -d: -f2)")
-		adds+=("$(awk -v a="$with" -v b="$base" 'BEGIN { print a - b }')")
+		adds+=("$(awk -v a="$loaded" -v b="$base" 'BEGIN { print a - b }')")
 	done
 	printf '%s %s %s\n' "$(printf '%s\n' "${adds[@]}" | median)" \
 		"$(printf '%s\n' "${cpus[@]}" | median)" "$(printf '%s\n' "${rss[@]}" | median)"
@@ -88,29 +119,17 @@ echo "kernel $(uname -r), $(date -u +%Y-%m-%d), $(nproc) CPUs; events $EVENTS;" 
 echo
 echo "threads alive   +ns/switch   tdtop CPU %   tdtop RSS KiB"
 for n in 1 1000 10000; do
-	# stdin stays open: the workload lives until killed
-	"$HELPERS/workload" --now --timeout 600 threads "$n" 0 >"$tmp/wl" < <(sleep 3600) &
-	pids+=($!)
-	until grep -q '"phase":"done"' "$tmp/wl" 2>/dev/null; do sleep 0.1; done
-	read -r add cpu rss < <(measure)
-	printf '%13d %12.0f %13s %15s\n' "$n" "$add" "$cpu" "$rss"
-	kill "${pids[-1]}"; wait "${pids[-1]}" 2>/dev/null || true
-	unset 'pids[-1]'
+	read -r add cpu rss < <(measure "start_threads $n")
+	printf '%13d %12.0f %13.2f %15s\n' "$n" "$add" "$cpu" "$rss"
 done
 
 echo
 echo "cgroups         +ns/switch   tdtop CPU %   tdtop RSS KiB   (--by cgroup)"
 mkdir -p "$CG/tdtop-scaling"
-made=0
 for k in 1 100 1000; do
-	while [ "$made" -lt "$k" ]; do
-		mkdir "$CG/tdtop-scaling/g$made"
-		sh -c 'echo $$ > "$1/cgroup.procs"; exec sleep 600' _ "$CG/tdtop-scaling/g$made" &
-		pids+=($!)
-		made=$((made + 1))
-	done
-	read -r add cpu rss < <(measure --by cgroup)
-	printf '%13d %12.0f %13s %15s\n' "$k" "$add" "$cpu" "$rss"
+	for g in $(seq 0 $((k - 1))); do mkdir -p "$CG/tdtop-scaling/g$g"; done
+	read -r add cpu rss < <(measure "start_cgroup_procs $k" --by cgroup)
+	printf '%13d %12.0f %13.2f %15s\n' "$k" "$add" "$cpu" "$rss"
 done
 
 echo

@@ -5,6 +5,7 @@
  * lost to a race with the reader.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tracker.h"
@@ -89,6 +90,9 @@ static int emit(struct sample *out, const struct task_key *k, const struct task_
 
 	if (!prev)
 		prev = &zero;
+	/* most remembered tasks did not run: nothing to add up */
+	if (!final && !memcmp(&cur->half[half], &prev->half[half], sizeof(cur->half[half])))
+		return 0;
 	memcpy(d.comm, cur->comm, TASK_COMM_LEN);
 	d.comm[TASK_COMM_LEN - 1] = '\0';
 	memcpy(d.pcomm, cur->pcomm, TASK_COMM_LEN);
@@ -130,14 +134,22 @@ static struct task_val *keep(struct task_key *keys, struct task_val *vals, size_
 	return &vals[(*n)++];
 }
 
-/* What to remember of a live task: the frozen half as read now, the
- * other half as it was last frozen. */
-static void remember(struct task_val *kept, const struct task_val *prev, int half)
+/* What to remember of a live task: all but the accumulators as read now,
+ * the frozen half as read now, the other half as it was last frozen. */
+static struct task_val *remember(struct task_key *keys, struct task_val *vals, size_t *n,
+				 const struct task_key *k, const struct task_val *cur,
+				 const struct task_val *prev, int half)
 {
+	struct task_val *kept = &vals[*n];
+
+	keys[(*n)++] = *k;
+	memcpy(kept, cur, offsetof(struct task_val, half));
+	kept->half[half] = cur->half[half];
 	if (prev)
 		kept->half[!half] = prev->half[!half];
 	else
 		memset(&kept->half[!half], 0, sizeof(kept->half[!half]));
+	return kept;
 }
 
 static int prefix_cmp(const struct task_key *a, const struct task_key *b)
@@ -212,9 +224,8 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 			if (add_gone(t, ck))
 				goto out;
 		} else {
-			struct task_val *kept = keep(keys, vals, &n, ck, cv);
+			struct task_val *kept = remember(keys, vals, &n, ck, cv, pv, h);
 
-			remember(kept, pv, h);
 			if (pv && pv->exited && !cv->exited) {
 				kept->exited = 1;
 				kept->exit_ns = pv->exit_ns;

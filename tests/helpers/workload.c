@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #define MAX_THREADS 4096
-#define MAX_CHILDREN 65536
+#define MAX_CHILDREN (1 << 20)
 #define MAX_STEPS 32
 #define SPAWN_BATCH 32
 #define OUT_SIZE (1 << 20)
