@@ -10,7 +10,8 @@
 #    blocked), and with 1, 100 and 1000 cgroups holding a process each
 #    (--by cgroup): the pinned `perf bench sched pipe` with tdtop running,
 #    minus the same benchmark run just before tdtop started (medians).
-# 2. tdtop's own userspace CPU and RSS at a 1 s interval with those tasks.
+# 2. tdtop's own CPU (median over 12 intervals) and RSS at a 1 s interval
+#    with those tasks.
 # 3. Time from start to the first complete interval (-d 0.5).
 set -euo pipefail
 
@@ -103,11 +104,15 @@ measure() {
 		n=$(grep -c '"type":"interval"' "$out")
 		until [ "$(grep -c '"type":"interval"' "$out")" -ge $((n + 2)) ]; do sleep 0.05; done
 		loaded=$(bench_ns)
-		sleep 2.2	# two more intervals: userspace cost with the tasks read
+		# userspace: the median over 12 quiet intervals (one of them
+		# checks that the remembered tasks still exist)
+		n=$(grep -c '"type":"interval"' "$out")
+		until [ "$(grep -c '"type":"interval"' "$out")" -ge $((n + 13)) ]; do sleep 0.2; done
 		rss+=("$(awk '/^VmRSS/ { print $2 }' /proc/$tp/status)")
 		kill -INT "$tp"; wait "$tp" || true
 		stop_started
-		cpus+=("$(grep -o '"self":{[^}]*}' "$out" | tail -n 1 | grep -o '"cpu_pct":[0-9.e-]*' | cut -d: -f2)")
+		cpus+=("$(grep -o '"self":{[^}]*}' "$out" | tail -n 12 |
+			grep -o '"cpu_pct":[0-9.e-]*' | cut -d: -f2 | median)")
 		adds+=("$(awk -v a="$loaded" -v b="$base" 'BEGIN { print a - b }')")
 	done
 	printf '%s %s %s\n' "$(printf '%s\n' "${adds[@]}" | median)" \
