@@ -727,7 +727,9 @@ def test_cpu_offline_and_back():
     dead = []
     for n, (iv, _) in enumerate(ivs[back + 1:], back + 1):
         want = iv["ncpus"] * iv["interval_s"] * 1e9
-        if iv["totals"]["cpu-clock"] < 0.98 * want:
+        # the last interval, cut short at exit, may last a few ms: the
+        # counters' and the interval's clocks differ by tens of µs there
+        if iv["totals"]["cpu-clock"] < 0.98 * want - MS:
             dead.append(f"{n}: {iv['totals']['cpu-clock'] / 1e9:.3f} of {want / 1e9:.3f} s")
     if dead:
         problems.append(
