@@ -59,9 +59,8 @@ static long part_task_lookup(__u64 i, void *ctx)
 static long part_read(__u64 i, void *ctx)
 {
 	struct bpf_perf_event_value v;
-	struct cpu_state *cs = this_cpu();
 
-	if (cs && !read_counter(bpf_get_smp_processor_id(), true, 0, &v))
+	if (!read_counter(bpf_get_smp_processor_id(), true, 0, &v))
 		keep += v.counter;
 	return 0;
 }
@@ -78,10 +77,8 @@ static long part_read_value(__u64 i, void *ctx)
 static long part_read_memory(__u64 i, void *ctx)
 {
 	struct bpf_perf_event_value v;
-	struct cpu_state *cs = this_cpu();
 
-	if (cs && !read_in_memory(cs->nr_cpus + bpf_get_smp_processor_id(), cs->nr_counters, 0,
-				  &v))
+	if (!read_in_memory(nr_cpus + bpf_get_smp_processor_id(), 0, &v))
 		keep += v.counter;
 	return 0;
 }

@@ -89,13 +89,8 @@ static int setup_cpu_states(struct charge_cost_bpf *skel, int ncpus)
 
 	if (!cs)
 		return -1;
-	for (int cpu = 0; cpu < ncpus; cpu++) {
+	for (int cpu = 0; cpu < ncpus; cpu++)
 		cs[cpu].ev_hi = NR_EVENTS;
-		cs[cpu].nr_cpus = ncpus;
-		cs[cpu].nr_counters = NR_EVENTS * ncpus;
-		cs[cpu].always_on = (1u << NR_EVENTS) - 1;
-		cs[cpu].in_memory = 6;	/* page-faults, context-switches */
-	}
 	ret = bpf_map_update_elem(bpf_map__fd(skel->maps.cpu_states), &zero, cs, BPF_ANY);
 	free(cs);
 	return ret;
@@ -161,6 +156,10 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.on_free, false);
 	bpf_program__set_autoload(skel->progs.on_exec, false);
 	bpf_program__set_autoload(skel->progs.on_rename, false);
+	skel->rodata->nr_cpus = ncpus;
+	skel->rodata->nr_counters = NR_EVENTS * ncpus;
+	skel->rodata->always_on = (1u << NR_EVENTS) - 1;
+	skel->rodata->in_memory = 6;	/* page-faults, context-switches */
 	bpf_map__set_max_entries(skel->maps.counters, NR_EVENTS * ncpus);
 	bpf_map__set_max_entries(skel->maps.tasks, 1024);
 	if (charge_cost_bpf__load(skel)) {

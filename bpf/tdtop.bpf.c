@@ -19,6 +19,19 @@ struct task_struct___pre514 {
 	long state;
 } __attribute__((preserve_access_index));
 
+/* Set by the loader before load. */
+const volatile __u32 nr_cpus = 1;	/* stride of the counters array */
+const volatile __u32 nr_counters = 0;	/* its size */
+const volatile bool by_cgroup = false;	/* key tasks by cgroup too */
+/* Events the kernel never multiplexes (software ones): their enabled and
+ * running times are the slice itself, so the cheaper read without them
+ * serves. Bit i for event i. */
+const volatile __u32 always_on = 0;
+/* Of those, the events whose count the kernel bumps in place (faults,
+ * context switches, migrations): on_switch_mem loads them from struct
+ * perf_event. Bit i for event i. */
+const volatile __u32 in_memory = 0;
+
 /* 6.2+; only on_switch_mem calls it, and the loader loads that program
  * only where the kernel has it. */
 extern void *bpf_rdonly_cast(const void *obj__ign, __u32 btf_id__k) __ksym __weak;
@@ -36,7 +49,7 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } counters SEC(".maps");
 
-/* Each CPU's readings, sums and settings (see struct cpu_state). */
+/* Each CPU's readings and sums (see struct cpu_state). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -80,14 +93,6 @@ static __always_inline struct cpu_state *this_cpu(void)
 	return bpf_map_lookup_elem(&cpu_states, &zero);
 }
 
-/* Whether tasks are keyed by cgroup too; NULL when the lookup fails. */
-static __always_inline bool keyed_by_cgroup(void)
-{
-	struct cpu_state *cs = this_cpu();
-
-	return cs && cs->by_cgroup;
-}
-
 /* The key of p's entry as of now; p's cgroup read from the task, since p
  * need not be current. */
 static __always_inline void current_key(struct task_struct *p, struct task_key *key)
@@ -95,7 +100,7 @@ static __always_inline void current_key(struct task_struct *p, struct task_key *
 	__builtin_memset(key, 0, sizeof(*key));
 	key->tid = p->pid;
 	key->start_ns = p->start_time;
-	if (keyed_by_cgroup())
+	if (by_cgroup)
 		key->cgroup_id = p->cgroups->dfl_cgrp->kn->id;
 }
 
@@ -122,7 +127,7 @@ static __always_inline void mark_ended(const struct task_key *key)
 
 /* The task's accumulator, created on first sight; NULL when the map is full.
  * p is current here, so the helper gives its cgroup. */
-static __always_inline struct task_val *task_slot(struct task_struct *p, bool by_cgroup)
+static __always_inline struct task_val *task_slot(struct task_struct *p)
 {
 	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
 	struct task_val *v;
@@ -155,8 +160,7 @@ static __always_inline struct task_val *task_slot(struct task_struct *p, bool by
  * (an emptied slot reads as NULL); the RCU read side this program runs in
  * keeps a replaced entry alive until it is done.
  */
-static __always_inline int read_in_memory(__u32 key, __u32 nr_counters, __u64 t,
-					  struct bpf_perf_event_value *v)
+static __always_inline int read_in_memory(__u32 key, __u64 t, struct bpf_perf_event_value *v)
 {
 	/* the slot is read as the first member of an entry: both are pointers */
 	__u32 entry_id = bpf_core_type_id_kernel(struct bpf_event_entry);
@@ -222,7 +226,7 @@ static __always_inline bool final_switch(struct task_struct *p)
  * Charge everything counted on this CPU since its last reading to p, which
  * is (or was, until this switch) the task running here. *last* says this
  * is p's final switch-out: its entry is complete. *mem*: load the events
- * in cs->in_memory from memory.
+ * in in_memory from memory.
  */
 static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
@@ -258,7 +262,7 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 	if (p->pid == 0 || (p->flags & PF_IDLE)) {
 		sink = &cs->buckets[BUCKET_IDLE * 2 + half];
 	} else {
-		tv = task_slot(p, cs->by_cgroup);
+		tv = task_slot(p);
 		if (tv) {
 			sink = &tv->half[half];
 			/*
@@ -286,11 +290,11 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 
 		if (i < cs->ev_lo || i >= cs->ev_hi)
 			continue;
-		key = i * cs->nr_cpus + cpu;
-		if (mem && (cs->in_memory & (1u << i)))
-			err = read_in_memory(key, cs->nr_counters, t, &now);
+		key = i * nr_cpus + cpu;
+		if (mem && (in_memory & (1u << i)))
+			err = read_in_memory(key, t, &now);
 		else
-			err = read_counter(key, cs->always_on & (1u << i), t, &now);
+			err = read_counter(key, always_on & (1u << i), t, &now);
 		if (err) {
 			/* Forget the reading so the next one only re-primes
 			 * instead of charging two slices to one task. */
@@ -390,7 +394,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid)
 	mark_ended(k);
 	k->tid = p->pid;
 	k->start_ns = p->start_time;
-	if (keyed_by_cgroup())
+	if (by_cgroup)
 		k->cgroup_id = bpf_get_current_cgroup_id();
 	/* the new name went to the old entry (the rename came first) */
 	v = bpf_map_lookup_elem(&tasks, k);

@@ -189,7 +189,7 @@ static __u32 nr_counters(const struct collector *c)
 	return (c->nr_events ? c->nr_events : 1) * c->ncpus;
 }
 
-static int init_cpu_states(struct collector *c, bool by_cgroup)
+static int init_cpu_states(struct collector *c)
 {
 	struct cpu_state *cs = c->percpu_buf;
 	__u32 zero = 0;
@@ -201,15 +201,6 @@ static int init_cpu_states(struct collector *c, bool by_cgroup)
 		cpu_range(c, cpu, &lo, &hi);
 		cs[cpu].ev_lo = lo;
 		cs[cpu].ev_hi = hi;
-		cs[cpu].nr_cpus = c->ncpus;
-		cs[cpu].nr_counters = nr_counters(c);
-		cs[cpu].by_cgroup = by_cgroup;
-		for (int i = 0; i < c->nr_events; i++) {
-			if (c->events.ev[i].type == PERF_TYPE_SOFTWARE)
-				cs[cpu].always_on |= 1u << i;
-			if (event_counts_in_place(&c->events.ev[i]))
-				cs[cpu].in_memory |= 1u << i;
-		}
 	}
 	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
 }
@@ -217,17 +208,26 @@ static int init_cpu_states(struct collector *c, bool by_cgroup)
 /* Open and load the BPF object with one of the two switch programs. */
 static int load_skel(struct collector *c, const struct collector_opts *opts, bool mem)
 {
-	bool in_memory = false;
+	__u32 always_on = 0, in_memory = 0;
 	int ret;
 
-	for (int i = 0; i < c->nr_events; i++)
-		in_memory |= event_counts_in_place(&opts->events->ev[i]);
+	for (int i = 0; i < c->nr_events; i++) {
+		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
+			always_on |= 1u << i;
+		if (event_counts_in_place(&opts->events->ev[i]))
+			in_memory |= 1u << i;
+	}
 	if (mem && !in_memory)
 		return -ENOTSUP;	/* nothing to gain */
 	tdtop_bpf__destroy(c->skel);
 	c->skel = tdtop_bpf__open();
 	if (!c->skel)
 		return -errno;
+	c->skel->rodata->nr_cpus = c->ncpus;
+	c->skel->rodata->nr_counters = nr_counters(c);
+	c->skel->rodata->by_cgroup = opts->by_cgroup;
+	c->skel->rodata->always_on = always_on;
+	c->skel->rodata->in_memory = in_memory;
 	bpf_map__set_max_entries(c->skel->maps.counters, nr_counters(c));
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
 	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);
@@ -262,7 +262,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	/* per-CPU map values are padded to 8 bytes per CPU */
 	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
-	c->fds = malloc(sizeof(int) * (c->nr_events ? c->nr_events : 1) * c->ncpus);
+	c->fds = malloc(sizeof(int) * nr_counters(c));
 	if (!c->percpu_buf || !c->fds) {
 		snprintf(err, errlen, "out of memory");
 		ret = -ENOMEM;
@@ -292,7 +292,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	ret = open_counters(c, err, errlen);
 	if (ret)
 		goto fail;
-	ret = init_cpu_states(c, opts->by_cgroup);
+	ret = init_cpu_states(c);
 	if (ret) {
 		ret = -errno;
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));

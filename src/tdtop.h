@@ -72,9 +72,9 @@ struct stats {
 };
 
 /*
- * Everything of one CPU the switch program uses besides the task's entry,
- * in one per-CPU value: one lookup per switch, one read per interval. The
- * loader fills the settings before attaching and never writes them again.
+ * Everything of one CPU the switch program uses besides the task's entry
+ * and the loader's settings, in one per-CPU value: one lookup per switch,
+ * one read per interval. The loader fills ev_lo/ev_hi before attaching.
  */
 struct cpu_state {
 	__u64 last_ns;
@@ -83,15 +83,6 @@ struct cpu_state {
 				 * type's slice of the event index space) */
 	__u32 primed;		/* bit i: last[i] holds a reading */
 	__u32 seen_epoch;	/* the epoch of this CPU's last charge */
-	/* settings, the same on every CPU */
-	__u32 nr_cpus;		/* stride of the counters array */
-	__u32 nr_counters;	/* its size */
-	__u32 always_on;	/* bit i: event i is never multiplexed (software):
-				 * read without its enabled/running clocks */
-	__u32 in_memory;	/* bit i: event i's count is bumped in place and
-				 * on_switch_mem loads it from struct perf_event */
-	__u32 by_cgroup;	/* key tasks by cgroup too */
-	__u32 pad;
 	struct stats stats;
 	struct counter last[MAX_EVENTS];
 	struct acc buckets[NR_BUCKETS * 2];
