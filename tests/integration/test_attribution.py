@@ -6,8 +6,9 @@ before and after its work, while tdtop is already attached; in between, and
 after, it is blocked, so the windows match up to a few ms or faults."""
 import os
 
-from tdtest import (Sampler, SkipTest, Workload, assert_close, assert_conservation, bpf_progs,
-                    observe, require_cpus, require_root, rows_of, schedstat_ns, sum_rows)
+from tdtest import (SWITCH_PROGS, Sampler, SkipTest, Workload, assert_close, assert_conservation,
+                    bpf_progs, observe, require_cpus, require_root, rows_of, schedstat_ns,
+                    sum_rows)
 
 MS = 1000000
 
@@ -62,7 +63,7 @@ def test_context_switches():
 
 def _switch_prog_of_tdtop():
     names = [name for _, name, owners in bpf_progs()
-             if name in ("on_switch", "on_switch_mem") and owners]
+             if name in SWITCH_PROGS and owners]
     assert len(names) == 1, f"sched_switch programs loaded: {names}"
     return names[0]
 
