@@ -298,6 +298,15 @@ def schedstat_ns(pid):
     return total
 
 
+def steal_ns():
+    """Time the hypervisor took from all vCPUs so far (/proc/stat, in
+    USER_HZ ticks of 10 ms): tdtop's cpu_ns includes it, the kernel's per-task
+    CPU time (CONFIG_PARAVIRT_TIME_ACCOUNTING) does not."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    return int(fields[8]) * 10 * 1000000
+
+
 def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, until_exit=True):
     """Runs tdtop around the workload's steps, until tdtop reports the
     workload's process as exited. before/after are called (no argument)

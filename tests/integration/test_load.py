@@ -12,8 +12,8 @@ import re
 import time
 from collections import Counter
 
-from tdtest import (SANITIZED, BPFTOOL, SkipTest, Tdtop, Workload, assert_close, assert_conservation,
-                    require_root, run, schedstat_ns, sum_rows)
+from tdtest import (NCPUS, SANITIZED, BPFTOOL, SkipTest, Tdtop, Workload, assert_close,
+                    assert_conservation, require_root, run, schedstat_ns, steal_ns, sum_rows)
 
 MS = 1000000
 EVS = ("cpu-clock", "context-switches")
@@ -210,10 +210,12 @@ def test_full_task_map_1000_threads():
                 Tdtop("-e", "cpu-clock", "-d", delay, "--max-tasks", 16, fmt="text") as text:
             td.wait_intervals(1)
             text.wait_lines(lambda lines: lines, 10)
+            stolen = steal_ns()
             wl.go()
             wl.done(timeout=60)
             truth = {t: _task_ns(wl.pid, t) for t in os.listdir(f"/proc/{wl.pid}/task")}
             td.wait_intervals(len(td.intervals()) + 2)
+            stolen = steal_ns() - stolen
             assert td.stop() == 0 and text.stop() == 0, (td.stderr(), text.stderr())
             ivs = td.intervals()
             shown = b"".join(text.out.lines).decode()
@@ -234,12 +236,18 @@ def test_full_task_map_1000_threads():
     # from its own clock updates inside them: with 1000 threads switching
     # every few ms the two differ by up to ~2 µs a switch on a slow VM, a few
     # ms per thread. Time of another task landing here would be far more.
+    # Time the hypervisor stole is in tdtop's slices but not in the
+    # kernel's runtime: all threads together may be over by that much.
     over = [(t, ns, truth.get(t)) for t, ns in per_tid.items()
             if truth.get(t) is None or ns > truth[t] * 1.03 + 2 * MS]
-    assert not over, f"threads charged more than their own CPU time (tid, tdtop, own): {over[:8]}"
+    excess = sum(ns - truth[t] * 1.03 - 2 * MS for t, ns, _ in over if truth.get(t) is not None)
+    assert all(truth.get(t) is not None for t, _, _ in over) and \
+        excess <= stolen + NCPUS * 10 * MS, (
+            f"threads charged more than their own CPU time (tid, tdtop, own): {over[:8]}; "
+            f"{excess / MS:.1f} ms over in all, {stolen / MS:.0f} ms stolen by the hypervisor")
     print(f"    map of 64 with 1001 threads: {dropped} slices dropped, "
           f"{sum(iv['cpu_ns']['lost'] for iv, _ in ivs) / 1e6:.0f} ms lost, "
-          f"{len(per_tid)} threads had an entry")
+          f"{len(per_tid)} threads had an entry, {stolen / MS:.0f} ms stolen by the hypervisor")
 
 
 def test_soak_rss_flat():
