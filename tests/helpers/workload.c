@@ -41,7 +41,8 @@
 #define MAX_CHILDREN (1 << 20)
 #define MAX_STEPS 32
 #define SPAWN_BATCH 32
-#define OUT_SIZE (1 << 20)
+/* room for every child pid (up to 7 digits and a comma) and the rest */
+#define OUT_SIZE (MAX_CHILDREN * 8 + (1 << 20))
 
 enum step_kind { STEP_BURN, STEP_FAULTS, STEP_SWITCHES, STEP_SPAWN, STEP_THREADS, STEP_SLEEP };
 
