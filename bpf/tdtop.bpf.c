@@ -31,6 +31,11 @@ const volatile __u32 always_on = 0;
  * context switches, migrations): on_switch_mem loads them from struct
  * perf_event. Bit i for event i. */
 const volatile __u32 in_memory = 0;
+/* The index of a cpu-clock event, or MAX_EVENTS: its count on a CPU is
+ * that CPU's time, so a CPU that reads it times its slices with it and
+ * saves a clock read per switch (clock reads are among the dearest parts
+ * of a switch in a VM). */
+const volatile __u32 clock_event = MAX_EVENTS;
 
 /* 6.2+; only on_switch_mem calls it, and the loader loads that program
  * only where the kernel has it. */
@@ -232,17 +237,25 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
 	struct acc *total, *sink;
 	struct task_val *tv;
-	struct bpf_perf_event_value now;
+	struct bpf_perf_event_value now, clock;
 	struct cpu_state *cs = this_cpu();
 	__u32 cpu, key, ep = epoch, half = ep & 1;
 	__u64 t, dt = 0;
-	int i, err;
+	bool by_clock;
+	int i, err, clock_err = 0;
 
 	if (!cs)
 		return;
 	total = &cs->buckets[BUCKET_TOTAL * 2 + half];
 	cpu = bpf_get_smp_processor_id();
-	t = bpf_ktime_get_ns();
+	by_clock = clock_event < MAX_EVENTS && clock_event >= cs->ev_lo && clock_event < cs->ev_hi;
+	if (by_clock) {
+		/* a failed read times nothing: 0 restarts the slice clock */
+		clock_err = read_counter(clock_event * nr_cpus + cpu, true, 0, &clock);
+		t = clock_err ? 0 : clock.counter;
+	} else {
+		t = bpf_ktime_get_ns();
+	}
 	/*
 	 * The loader flushes every online CPU after each flip, so a CPU that
 	 * missed a whole epoch was offline: its readings are stale (and its
@@ -253,7 +266,8 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 		cs->primed = 0;
 	}
 	cs->seen_epoch = ep;
-	if (cs->last_ns)
+	/* a clock that went back is a reopened cpu-clock: only restart */
+	if (cs->last_ns && t > cs->last_ns)
 		dt = t - cs->last_ns;
 	cs->last_ns = t;
 
@@ -271,7 +285,8 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 			 * can come before this last switch.
 			 */
 			if (last) {
-				tv->exit_ns = t;
+				/* the loader's clock, whatever times the slices */
+				tv->exit_ns = bpf_ktime_get_ns();
 				tv->exited = 1;
 			}
 		} else {
@@ -291,7 +306,12 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 		if (i < cs->ev_lo || i >= cs->ev_hi)
 			continue;
 		key = i * nr_cpus + cpu;
-		if (mem && (in_memory & (1u << i)))
+		if (by_clock && i == clock_event) {
+			err = clock_err;
+			now.counter = t;
+			now.enabled = t;
+			now.running = t;
+		} else if (mem && (in_memory & (1u << i)))
 			err = read_in_memory(key, t, &now);
 		else
 			err = read_counter(key, always_on & (1u << i), t, &now);

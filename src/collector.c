@@ -222,7 +222,7 @@ static int init_cpu_states(struct collector *c)
 /* Open and load the BPF object with one of the two switch programs. */
 static int load_skel(struct collector *c, const struct collector_opts *opts, bool mem)
 {
-	__u32 always_on = 0, in_memory = 0;
+	__u32 always_on = 0, in_memory = 0, clock_event = MAX_EVENTS;
 	int ret;
 
 	for (int i = 0; i < c->nr_events; i++) {
@@ -230,6 +230,8 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 			always_on |= 1u << i;
 		if (event_counts_in_place(&opts->events->ev[i]))
 			in_memory |= 1u << i;
+		if (clock_event == MAX_EVENTS && event_is_cpu_clock(&opts->events->ev[i]))
+			clock_event = i;
 	}
 	if (mem && !in_memory)
 		return -ENOTSUP;	/* nothing to gain */
@@ -242,6 +244,7 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 	c->skel->rodata->by_cgroup = opts->by_cgroup;
 	c->skel->rodata->always_on = always_on;
 	c->skel->rodata->in_memory = in_memory;
+	c->skel->rodata->clock_event = clock_event;
 	bpf_map__set_max_entries(c->skel->maps.counters, nr_counters(c));
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
 	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);

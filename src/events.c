@@ -369,6 +369,11 @@ bool event_counts_in_place(const struct event_spec *e)
 	}
 }
 
+bool event_is_cpu_clock(const struct event_spec *e)
+{
+	return e->type == PERF_TYPE_SOFTWARE && e->config == PERF_COUNT_SW_CPU_CLOCK;
+}
+
 void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));

@@ -51,6 +51,10 @@ void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr);
  */
 bool event_counts_in_place(const struct event_spec *e);
 
+/* cpu-clock: on a CPU, its count is that CPU's time in ns, so it can time
+ * the slices itself instead of a second clock read. */
+bool event_is_cpu_clock(const struct event_spec *e);
+
 /* --list-events: every name events_parse() accepts on this machine. */
 void events_print_list(const char *sysfs_root, FILE *out);
 

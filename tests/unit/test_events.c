@@ -105,11 +105,13 @@ TEST(events_counted_in_place)
 	static const struct {
 		const char *name;
 		bool in_place;
+		bool clock;	/* can time the slices: cpu-clock alone */
 	} cases[] = {
-		{ "page-faults", true }, { "minor-faults", true }, { "major-faults", true },
-		{ "context-switches", true }, { "cpu-migrations", true },
-		{ "cpu-clock", false }, { "task-clock", false }, { "cycles", false },
-		{ "instructions", false }, { "r003c", false },
+		{ "page-faults", true, false }, { "minor-faults", true, false },
+		{ "major-faults", true, false }, { "context-switches", true, false },
+		{ "cpu-migrations", true, false }, { "cpu-clock", false, true },
+		{ "task-clock", false, false }, { "cycles", false, false },
+		{ "instructions", false, false }, { "r003c", false, false },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -117,6 +119,9 @@ TEST(events_counted_in_place)
 		if (event_counts_in_place(&list.ev[0]) != cases[i].in_place)
 			test_fail(__FILE__, __LINE__, "%s: in place should be %d", cases[i].name,
 				  cases[i].in_place);
+		if (event_is_cpu_clock(&list.ev[0]) != cases[i].clock)
+			test_fail(__FILE__, __LINE__, "%s: cpu-clock should be %d", cases[i].name,
+				  cases[i].clock);
 	}
 	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
 	CHECK(!event_counts_in_place(&list.ev[0]));
