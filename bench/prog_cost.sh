@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# How long tdtop's switch program runs per context switch, in place: the
+# kernel's BPF run-time statistics of the attached program over a pinned
+# `perf bench sched pipe` run. Not a test: prints one line per tdtop binary
+# and repetition, binaries alternating, then the medians.
+#
+#   sudo bench/prog_cost.sh [-e EVENTS] [-l LOOPS] [-r REPS] [-c CPU] [TDTOP...]
+#
+# The statistics add two clock reads to every run (about 70 ns here), the
+# same for every binary; compare binaries side by side in one run.
+set -euo pipefail
+
+EVENTS=cpu-clock,page-faults,context-switches
+LOOPS=50000
+REPS=5
+CPU=0
+
+usage() {
+	sed -n 's/^#   //p' "$0"
+	exit 2
+}
+
+while getopts "e:l:r:c:h" opt; do
+	case $opt in
+	e) EVENTS=$OPTARG ;;
+	l) LOOPS=$OPTARG ;;
+	r) REPS=$OPTARG ;;
+	c) CPU=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- "$(dirname "$0")/../tdtop"
+
+[ "$(id -u)" -eq 0 ] || { echo "prog_cost.sh: needs root (tdtop loads BPF)" >&2; exit 1; }
+for t in "$@"; do
+	[ -x "$t" ] || { echo "prog_cost.sh: no tdtop at $t" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d)
+tdtop_pid=
+stats_was=$(sysctl -n kernel.bpf_stats_enabled)
+cleanup() {
+	sysctl -q kernel.bpf_stats_enabled="$stats_was" || true
+	if [ -n "$tdtop_pid" ]; then
+		kill -INT "$tdtop_pid" 2>/dev/null || true
+		wait "$tdtop_pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# "run_time_ns run_cnt" of the sched_switch program tdtop_pid holds (its
+# fds' fdinfo names the program ids)
+switch_prog_stats() {
+	local ids
+	ids=$(cat /proc/"$tdtop_pid"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -u)
+	for id in $ids; do
+		bpftool -j prog show id "$id"
+	done | python3 -c '
+import json, sys
+dec, text, progs = json.JSONDecoder(), sys.stdin.read(), []
+pos = 0
+while pos < len(text.rstrip()):
+    obj, pos = dec.raw_decode(text, pos)
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    if obj.get("name") in ("on_switch", "on_switch_mem"):
+        progs.append(obj)
+if len(progs) != 1:
+    sys.exit("prog_cost.sh: expected one switch program of tdtop, found %d" % len(progs))
+print(progs[0].get("run_time_ns", 0), progs[0].get("run_cnt", 0))'
+}
+
+one_run() {
+	local t=$1 out=$tmp/out i a_ns a_cnt b_ns b_cnt
+
+	: >"$out"
+	"$t" -b -o json -e "$EVENTS" -d 5 >"$out" 2>"$tmp/err" &
+	tdtop_pid=$!
+	for i in $(seq 100); do
+		[ -s "$out" ] && break
+		kill -0 "$tdtop_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ -s "$out" ] || { echo "prog_cost.sh: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
+	sysctl -q kernel.bpf_stats_enabled=1
+	read -r a_ns a_cnt < <(switch_prog_stats)
+	taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
+	read -r b_ns b_cnt < <(switch_prog_stats)
+	sysctl -q kernel.bpf_stats_enabled=0
+	kill -INT "$tdtop_pid"
+	wait "$tdtop_pid" || true
+	tdtop_pid=
+	echo "$t $(( (b_ns - a_ns) / (b_cnt - a_cnt) ))"
+}
+
+for rep in $(seq "$REPS"); do
+	for t in "$@"; do
+		one_run "$t"
+	done
+done | tee "$tmp/runs"
+echo "events $EVENTS, perf bench sched pipe -l $LOOPS on CPU $CPU, $REPS repetitions"
+awk '{ v[$1] = v[$1] " " $2 } END { for (t in v) print t, v[t] }' "$tmp/runs" |
+	while read -r t vals; do
+		printf '%s: median %s ns per run\n' "$t" \
+			"$(tr ' ' '\n' <<<"$vals" | sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
+	done
