@@ -3,11 +3,14 @@
 #
 # How long tdtop's switch program runs per context switch, in place: the
 # kernel's BPF run-time statistics of the attached program over a pinned
-# `perf bench sched pipe` run. Not a test: prints one line per tdtop binary
-# and repetition, binaries alternating, then the medians.
+# `perf bench sched pipe` run. Not a test: prints one line per tdtop binary,
+# thread count and repetition, alternating, then the medians.
 #
-#   sudo bench/prog_cost.sh [-e EVENTS] [-l LOOPS] [-r REPS] [-c CPU] [TDTOP...]
+#   sudo bench/prog_cost.sh [-e EVENTS] [-l LOOPS] [-r REPS] [-c CPU] [-T "N..."] [TDTOP...]
 #
+# -T: thread counts to compare ("0" by default): that many threads are
+# started once tdtop is attached, run briefly so that each has an entry in
+# the task table, and stay blocked during the benchmark.
 # The statistics add two clock reads to every run (about 70 ns here), the
 # same for every binary; compare binaries side by side in one run.
 set -euo pipefail
@@ -16,18 +19,21 @@ EVENTS=cpu-clock,page-faults,context-switches
 LOOPS=50000
 REPS=5
 CPU=0
+THREADS=0
+HELPERS=$(dirname "$0")/../.output/std/helpers
 
 usage() {
 	sed -n 's/^#   //p' "$0"
 	exit 2
 }
 
-while getopts "e:l:r:c:h" opt; do
+while getopts "e:l:r:c:T:h" opt; do
 	case $opt in
 	e) EVENTS=$OPTARG ;;
 	l) LOOPS=$OPTARG ;;
 	r) REPS=$OPTARG ;;
 	c) CPU=$OPTARG ;;
+	T) THREADS=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -38,12 +44,16 @@ shift $((OPTIND - 1))
 for t in "$@"; do
 	[ -x "$t" ] || { echo "prog_cost.sh: no tdtop at $t" >&2; exit 1; }
 done
+[ "$THREADS" = 0 ] || [ -x "$HELPERS/workload" ] ||
+	{ echo "prog_cost.sh: no $HELPERS/workload (run make helpers)" >&2; exit 1; }
 
 tmp=$(mktemp -d)
 tdtop_pid=
+wl_pid=
 stats_was=$(sysctl -n kernel.bpf_stats_enabled)
 cleanup() {
 	sysctl -q kernel.bpf_stats_enabled="$stats_was" || true
+	[ -z "$wl_pid" ] || kill "$wl_pid" 2>/dev/null || true
 	if [ -n "$tdtop_pid" ]; then
 		kill -INT "$tdtop_pid" 2>/dev/null || true
 		wait "$tdtop_pid" 2>/dev/null || true
@@ -51,6 +61,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+mkfifo "$tmp/wl_in"
+exec 3<>"$tmp/wl_in"
 
 # "run_time_ns run_cnt" of the sched_switch program tdtop_pid holds (its
 # fds' fdinfo names the program ids)
@@ -75,17 +87,28 @@ print(progs[0].get("run_time_ns", 0), progs[0].get("run_cnt", 0))'
 }
 
 one_run() {
-	local t=$1 out=$tmp/out i a_ns a_cnt b_ns b_cnt
+	local t=$1 n=$2 out=$tmp/out i a_ns a_cnt b_ns b_cnt
 
 	: >"$out"
 	"$t" -b -o json -e "$EVENTS" -d 5 >"$out" 2>"$tmp/err" &
 	tdtop_pid=$!
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		[ -s "$out" ] && break
 		kill -0 "$tdtop_pid" 2>/dev/null || break
 		sleep 0.05
 	done
 	[ -s "$out" ] || { echo "prog_cost.sh: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
+	if [ "$n" -gt 0 ]; then
+		# its stdin stays open (it exits at EOF), held by fd 3
+		"$HELPERS/workload" --now threads "$n" 10 <&3 >"$tmp/wl" &
+		wl_pid=$!
+		for i in $(seq 600); do
+			grep -q '"phase":"done"' "$tmp/wl" && break
+			sleep 0.05
+		done
+		grep -q '"phase":"done"' "$tmp/wl" ||
+			{ echo "prog_cost.sh: $n threads did not start" >&2; exit 1; }
+	fi
 	sysctl -q kernel.bpf_stats_enabled=1
 	read -r a_ns a_cnt < <(switch_prog_stats)
 	taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
@@ -94,14 +117,23 @@ one_run() {
 	kill -INT "$tdtop_pid"
 	wait "$tdtop_pid" || true
 	tdtop_pid=
-	echo "$t $(( (b_ns - a_ns) / (b_cnt - a_cnt) ))"
+	if [ -n "$wl_pid" ]; then
+		kill "$wl_pid" 2>/dev/null || true
+		wait "$wl_pid" 2>/dev/null || true
+		wl_pid=
+	fi
+	echo "$t,threads=$n $(( (b_ns - a_ns) / (b_cnt - a_cnt) ))"
 }
 
+# not in a pipeline: cleanup must see the pids one_run keeps
 for rep in $(seq "$REPS"); do
 	for t in "$@"; do
-		one_run "$t"
+		for n in $THREADS; do
+			one_run "$t" "$n" >>"$tmp/runs"
+			tail -n 1 "$tmp/runs"
+		done
 	done
-done | tee "$tmp/runs"
+done
 echo "events $EVENTS, perf bench sched pipe -l $LOOPS on CPU $CPU, $REPS repetitions"
 awk '{ v[$1] = v[$1] " " $2 } END { for (t in v) print t, v[t] }' "$tmp/runs" |
 	while read -r t vals; do

@@ -90,8 +90,9 @@ static int emit(struct sample *out, const struct task_key *k, const struct task_
 
 	if (!prev)
 		prev = &zero;
-	/* most remembered tasks did not run: nothing to add up */
-	if (!final && !memcmp(&cur->half[half], &prev->half[half], sizeof(cur->half[half])))
+	/* most remembered tasks did not run: nothing to add up (every charge
+	 * counts a slice, so an unchanged slice count is an unchanged half) */
+	if (!final && cur->half[half].slices == prev->half[half].slices)
 		return 0;
 	memcpy(d.comm, cur->comm, TASK_COMM_LEN);
 	d.comm[TASK_COMM_LEN - 1] = '\0';

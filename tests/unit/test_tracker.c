@@ -21,7 +21,8 @@ static void next(struct snapshot *s, double at_s)
 }
 
 /* A task whose halves hold cumulative cpu_ns h0/h1 and event 0 counts
- * c0/c1 (enabled = running = cpu_ns). */
+ * c0/c1 (enabled = running = cpu_ns). As in the kernel, anything charged
+ * comes with a slice: the slice counts grow with cpu_ns and the count. */
 static struct task_val *put(struct snapshot *s, __u32 tid, __u64 start, __u32 pid, __u64 h0,
 			    __u64 h1, __u64 c0, __u64 c1)
 {
@@ -36,6 +37,8 @@ static struct task_val *put(struct snapshot *s, __u32 tid, __u64 start, __u32 pi
 	v->pid = pid;
 	v->half[0].cpu_ns = h0;
 	v->half[1].cpu_ns = h1;
+	v->half[0].slices = h0 + c0;
+	v->half[1].slices = h1 + c1;
 	v->half[0].ev[0] = (struct counter){ c0, h0, h0 };
 	v->half[1].ev[0] = (struct counter){ c1, h1, h1 };
 	snprintf(v->comm, TASK_COMM_LEN, "t%u", tid);
