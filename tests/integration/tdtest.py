@@ -313,14 +313,18 @@ def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, unt
     right before the go and right after the done report, while the workload
     is alive. Returns tdtop's intervals; the workload's report is in
     workload.report. until_exit=False: stop two intervals after the exit
-    instead of waiting for its report."""
+    instead of waiting for its report. workload.stolen_ns is the time the
+    hypervisor took from all vCPUs meanwhile: it is in tdtop's slices and
+    not in the kernel's per-task CPU time, so comparisons allow for it."""
     workload.ready()
     with Tdtop(*tdtop_args, cpus=tdtop_cpus) as td:
         td.wait_intervals(1)
         if before:
             before()
+        stolen = steal_ns()
         workload.go()
         workload.done()
+        workload.stolen_ns = steal_ns() - stolen
         if after:
             after()
         workload.finish()

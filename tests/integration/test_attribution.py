@@ -31,8 +31,9 @@ def test_burn_cpu_time():
             # tdtop also sees the process wake up, report and exit: ~1 ms
             for name, got in [(f"cpu_ns (-e {evs})", sum_rows(rows))] + \
                     [(e, sum_rows(rows, e)) for e in evs.split(",")]:
-                assert_close(f"{name} vs CLOCK_PROCESS_CPUTIME_ID", got, truth, slack=3 * MS)
-                assert_close(f"{name} vs schedstat", got, sched, slack=3 * MS)
+                assert_close(f"{name} vs CLOCK_PROCESS_CPUTIME_ID", got, truth,
+                             slack=3 * MS + wl.stolen_ns)
+                assert_close(f"{name} vs schedstat", got, sched, slack=3 * MS + wl.stolen_ns)
             assert_conservation(ivs, evs.split(","))
 
 
@@ -168,11 +169,16 @@ def test_thread_rows():
         assert len(tids) == 5, tids    # main, 3 burners, 1 ponger
         assert {r["tid"] for r in rows} == tids, ({r["tid"] for r in rows}, tids)
         for tid in tids:
-            got = sum_rows([r for r in rows if r["tid"] == tid])
+            mine = [r for r in rows if r["tid"] == tid]
+            got = sum_rows(mine)
             sched = marks["after"][tid] - marks["before"].get(tid, 0)
-            assert_close(f"thread {tid} cpu_ns vs its schedstat", got, sched, slack=3 * MS)
+            # tdtop's slice ends at the tracepoint, the kernel's runtime at
+            # its clock update a little earlier in the same switch: allow
+            # 0.5 µs at each end of each slice (the ponger has thousands)
+            assert_close(f"thread {tid} cpu_ns vs its schedstat", got, sched,
+                         slack=3 * MS + wl.stolen_ns + 1000 * sum_rows(mine, "context-switches"))
         assert_close("threads' cpu_ns vs CLOCK_PROCESS_CPUTIME_ID", sum_rows(rows),
-                     wl.delta("cpu_ns"), slack=3 * MS)
+                     wl.delta("cpu_ns"), slack=3 * MS + wl.stolen_ns)
         assert_close("threads' page-faults vs minflt+majflt", sum_rows(rows, "page-faults"),
                      wl.delta("self", "minflt") + wl.delta("self", "majflt"), slack=30)
         assert_conservation(ivs, evs)
