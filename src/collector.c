@@ -17,8 +17,8 @@
 #include "collector.h"
 #include "tdtop.skel.h"
 
-/* A flush pass this much slower than twice the fastest one is repeated, up
- * to FLUSH_TRIES passes in all. */
+/* A flush pass that took longer than twice the fastest one plus
+ * FLUSH_SLOW_NS is repeated, up to FLUSH_TRIES passes in all. */
 #define FLUSH_SLOW_NS 100000ULL
 #define FLUSH_TRIES 4
 
@@ -429,18 +429,16 @@ static int read_tasks(struct collector *c, struct snapshot *snap)
  */
 int collector__snapshot(struct collector *c, struct snapshot *snap)
 {
-	struct timespec ts;
 	int ret;
 
 	reopen_returned_cpus(c);
 	flush_before_flip(c);
 	snap->half = c->skel->bss->epoch & 1;
 	__atomic_store_n(&c->skel->bss->epoch, c->skel->bss->epoch + 1, __ATOMIC_SEQ_CST);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snap->flip_ns = mono_ns();
 	snap->real_s = now_s(CLOCK_REALTIME);
 	flush_cpus(c);
-	snap->flip_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	snap->mono_s = ts.tv_sec + ts.tv_nsec / 1e9;
+	snap->mono_s = snap->flip_ns / 1e9;
 	ret = read_cpu_states(c, snap);
 	if (!ret)
 		ret = read_tasks(c, snap);
