@@ -68,22 +68,15 @@ exec 3<>"$tmp/wl_in"
 # fds' fdinfo names the program ids)
 switch_prog_stats() {
 	local ids
-	ids=$(cat /proc/"$tdtop_pid"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }' | sort -u)
-	for id in $ids; do
-		bpftool -j prog show id "$id"
-	done | python3 -c '
+	ids=$(cat /proc/"$tdtop_pid"/fdinfo/* 2>/dev/null | awk '/^prog_id:/ { print $2 }')
+	bpftool -j prog show | python3 -c '
 import json, sys
-dec, text, progs = json.JSONDecoder(), sys.stdin.read(), []
-pos = 0
-while pos < len(text.rstrip()):
-    obj, pos = dec.raw_decode(text, pos)
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    if obj.get("name") in ("on_switch", "on_switch_mem"):
-        progs.append(obj)
+ids = {int(i) for i in sys.argv[1:]}
+progs = [p for p in json.load(sys.stdin)
+         if p["id"] in ids and p.get("name") in ("on_switch", "on_switch_mem")]
 if len(progs) != 1:
     sys.exit("prog_cost.sh: expected one switch program of tdtop, found %d" % len(progs))
-print(progs[0].get("run_time_ns", 0), progs[0].get("run_cnt", 0))'
+print(progs[0].get("run_time_ns", 0), progs[0].get("run_cnt", 0))' $ids
 }
 
 one_run() {
@@ -122,6 +115,8 @@ one_run() {
 		wait "$wl_pid" 2>/dev/null || true
 		wl_pid=
 	fi
+	[ "$b_cnt" -gt "$a_cnt" ] ||
+		{ echo "prog_cost.sh: the switch program did not run during the benchmark" >&2; exit 1; }
 	echo "$t,threads=$n $(( (b_ns - a_ns) / (b_cnt - a_cnt) ))"
 }
 
@@ -135,8 +130,11 @@ for rep in $(seq "$REPS"); do
 	done
 done
 echo "events $EVENTS, perf bench sched pipe -l $LOOPS on CPU $CPU, $REPS repetitions"
-awk '{ v[$1] = v[$1] " " $2 } END { for (t in v) print t, v[t] }' "$tmp/runs" |
-	while read -r t vals; do
-		printf '%s: median %s ns per run\n' "$t" \
-			"$(tr ' ' '\n' <<<"$vals" | sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
-	done
+python3 -c '
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    what, ns = line.split()
+    runs.setdefault(what, []).append(int(ns))
+for what, ns in runs.items():
+    print("%s: median %g ns per run" % (what, statistics.median(ns)))' "$tmp/runs"
