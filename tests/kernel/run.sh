@@ -122,10 +122,12 @@ cp "$BUSYBOX" "$root/bin/busybox" && cp "$work/tdtop" "$work/workload" "$root/" 
 log=$CACHE/console.log
 echo "booting ${kdir##*/} under qemu (software emulation, ${TIMEOUT} s at most)"
 start=$(date +%s.%N)
-# No -enable-kvm: nested KVM hangs on this kind of VM; TCG boots in seconds
+# No -enable-kvm: nested KVM hangs on this kind of VM; TCG boots in seconds.
+# loglevel=5 rather than quiet: a lockup or warning comes with its stack
+# trace in the console log.
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -smp 2 -m 1024 -nographic -no-reboot \
 	-kernel "$kdir/vmlinuz" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 quiet panic=-1" </dev/null >"$log" 2>&1 &
+	-append "console=ttyS0 loglevel=5 panic=-1" </dev/null >"$log" 2>&1 &
 qemu_pid=$!
 wait "$qemu_pid"
 rc=$?
