@@ -54,12 +54,12 @@ static void measure_self(struct live *l)
  * next update reports them a last time and frees their entries. Only in
  * the initial PID namespace, where the kernel's task ids are ours.
  */
-static void sweep_dead(struct live *l)
+static int sweep_dead(struct live *l)
 {
 	struct tracker *t = &l->tracker;
 
 	if (!l->init_pid_ns || l->intervals % SWEEP_EVERY != SWEEP_EVERY - 1)
-		return;
+		return 0;
 	/*
 	 * Ended as of now, so at the next update, not this one: a task just
 	 * reaped may still be making its last switch, whose charge must land
@@ -68,13 +68,12 @@ static void sweep_dead(struct live *l)
 	__u64 now = (__u64)(clock_s(CLOCK_MONOTONIC) * 1e9);
 
 	for (size_t i = 0; i < t->nr; i++) {
-		if (t->vals[i].exited)
+		if (tracker__val(t, i)->exited)
 			continue;
-		if (kill((pid_t)t->keys[i].tid, 0) && errno == ESRCH) {
-			t->vals[i].exited = 1;
-			t->vals[i].exit_ns = now;
-		}
+		if (kill((pid_t)t->tasks[i].key.tid, 0) && errno == ESRCH && tracker__end(t, i, now))
+			return -ENOMEM;
 	}
+	return 0;
 }
 
 static bool in_init_pid_ns(void)
@@ -109,7 +108,10 @@ int live__next(struct live *l, struct sample *out, char *err, size_t errlen)
 	/* reported for the last time: free their kernel entries */
 	collector__forget(l->col, l->tracker.gone, l->tracker.nr_gone);
 	measure_self(l);
-	sweep_dead(l);
+	if (sweep_dead(l)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return ret;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tracker.h"
@@ -19,11 +20,6 @@ static int key_cmp(const struct task_key *a, const struct task_key *b)
 	if (a->cgroup_id != b->cgroup_id)
 		return a->cgroup_id < b->cgroup_id ? -1 : 1;
 	return 0;
-}
-
-static bool same_task(const struct task_key *a, const struct task_key *b)
-{
-	return a->tid == b->tid && a->start_ns == b->start_ns;
 }
 
 static int index_cmp(const void *a, const void *b, void *keys)
@@ -111,46 +107,210 @@ static int emit(struct sample *out, const struct task_key *k, const struct task_
 	return 0;
 }
 
-static int add_gone(struct tracker *t, const struct task_key *k)
-{
-	if (t->nr_gone == t->gone_cap) {
-		size_t cap = t->gone_cap ? t->gone_cap * 2 : 64;
-		struct task_key *g = realloc(t->gone, cap * sizeof(*g));
+#define DEAD SIZE_MAX	/* the slot of a task dropped from the list */
 
-		if (!g)
+/* A capacity of at least need, doubling. */
+static size_t grown(size_t cap, size_t need)
+{
+	size_t n = cap ? cap : 64;
+
+	while (n < need)
+		n *= 2;
+	return n;
+}
+
+/* Grow two arrays of *cap elements each to hold need. */
+static int reserve2(void **a, size_t asize, void **b, size_t bsize, size_t *cap, size_t need)
+{
+	size_t n = grown(*cap, need);
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	p = realloc(*a, n * asize);
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	p = realloc(*b, n * bsize);
+	if (!p)
+		return -ENOMEM;
+	*b = p;
+	*cap = n;
+	return 0;
+}
+
+static int add_key(struct task_key **list, size_t *nr, size_t *cap, const struct task_key *k)
+{
+	if (*nr == *cap) {
+		size_t n = grown(*cap, *nr + 1);
+		struct task_key *p = realloc(*list, n * sizeof(*p));
+
+		if (!p)
 			return -ENOMEM;
-		t->gone = g;
-		t->gone_cap = cap;
+		*list = p;
+		*cap = n;
 	}
+	(*list)[(*nr)++] = *k;
+	return 0;
+}
+
+static int add_gone(struct tracker *t, const struct task_key *k, __u64 exit_ns)
+{
+	void *gone = t->gone, *exits = t->gone_exit;
+	int ret = reserve2(&gone, sizeof(*t->gone), &exits, sizeof(*t->gone_exit), &t->gone_cap,
+			   t->nr_gone + 1);
+
+	t->gone = gone;
+	t->gone_exit = exits;
+	if (ret)
+		return ret;
+	t->gone_exit[t->nr_gone] = exit_ns;
 	t->gone[t->nr_gone++] = *k;
 	return 0;
 }
 
-/* Append to the next generation of remembered values. */
-static struct task_val *keep(struct task_key *keys, struct task_val *vals, size_t *n,
-			     const struct task_key *k, const struct task_val *v)
+/* A slot for a new task's values, a freed one first; SIZE_MAX when out
+ * of memory. */
+static size_t new_slot(struct tracker *t)
 {
-	keys[*n] = *k;
-	vals[*n] = *v;
-	return &vals[(*n)++];
+	if (t->nr_free)
+		return t->free_slots[--t->nr_free];
+	if (t->vals_used == t->vals_cap) {
+		void *vals = t->vals, *free_slots = t->free_slots;
+		int ret = reserve2(&vals, sizeof(*t->vals), &free_slots, sizeof(*t->free_slots),
+				   &t->vals_cap, t->vals_used + 1);
+
+		t->vals = vals;
+		t->free_slots = free_slots;
+		if (ret)
+			return SIZE_MAX;
+	}
+	return t->vals_used++;
 }
 
-/* What to remember of a live task: all but the accumulators as read now,
- * the frozen half as read now, the other half as it was last frozen. */
-static struct task_val *remember(struct task_key *keys, struct task_val *vals, size_t *n,
-				 const struct task_key *k, const struct task_val *cur,
-				 const struct task_val *prev, int half)
+/* Position of k in the list, or -(insertion point) - 1. */
+static ptrdiff_t find(const struct tracker *t, const struct task_key *k)
 {
-	struct task_val *kept = &vals[*n];
+	size_t lo = 0, hi = t->nr;
 
-	keys[(*n)++] = *k;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = key_cmp(&t->tasks[mid].key, k);
+
+		if (!c)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -(ptrdiff_t)lo - 1;
+}
+
+static void drop(struct tracker *t, size_t i)
+{
+	t->free_slots[t->nr_free++] = t->tasks[i].slot;
+	t->tasks[i].slot = DEAD;
+}
+
+/* What to remember of a task: all but the accumulators as read now, the
+ * frozen half as read now, the other half as it was last frozen. kept may
+ * be prev (a task seen before) or fresh (prev NULL). */
+static void remember(struct task_val *kept, const struct task_val *cur, const struct task_val *prev,
+		     int half)
+{
+	bool ended_here = prev && prev->exited && !cur->exited;
+	__u64 exit_ns = prev ? prev->exit_ns : 0;
+
 	memcpy(kept, cur, offsetof(struct task_val, half));
 	kept->half[half] = cur->half[half];
-	if (prev)
-		kept->half[!half] = prev->half[!half];
-	else
+	if (!prev)
 		memset(&kept->half[!half], 0, sizeof(kept->half[!half]));
-	return kept;
+	if (ended_here) {
+		kept->exited = 1;
+		kept->exit_ns = exit_ns;
+	}
+}
+
+/* One task of the snapshot against what is remembered of it. */
+static int take(struct tracker *t, const struct task_key *k, const struct task_val *cur, int half,
+		__u64 flip_ns, bool report, struct sample *out, size_t *nr_added)
+{
+	ptrdiff_t pos = find(t, k);
+	struct task_val *prev = pos >= 0 ? tracker__val(t, pos) : NULL;
+	bool final = is_final(cur, prev, flip_ns);
+	size_t slot;
+
+	if (report && emit(out, k, cur, prev, half, final))
+		return -ENOMEM;
+	if (final) {
+		if (add_gone(t, k, cur->exited ? cur->exit_ns : prev->exit_ns))
+			return -ENOMEM;
+		if (prev)
+			drop(t, pos);
+		return 0;
+	}
+	if (prev) {
+		remember(prev, cur, prev, half);
+		return 0;
+	}
+	slot = new_slot(t);
+	if (slot == SIZE_MAX)
+		return -ENOMEM;
+	remember(&t->vals[slot], cur, NULL, half);
+	t->added[(*nr_added)++] = (struct tracked){ *k, slot };
+	return 0;
+}
+
+/*
+ * Tasks ended here whose end is now before the flip: reported a last time
+ * with what was last read of them, since the snapshot holds only tasks
+ * with news in the frozen half (their other half was read at the previous
+ * update and nothing charged either since they ended).
+ */
+static int finish_ended(struct tracker *t, int half, __u64 flip_ns, bool report, struct sample *out)
+{
+	size_t kept = 0;
+
+	for (size_t e = 0; e < t->nr_ended; e++) {
+		ptrdiff_t pos = find(t, &t->ended[e]);
+		struct task_val *v;
+
+		if (pos < 0 || t->tasks[pos].slot == DEAD)
+			continue;	/* already final: read in this snapshot */
+		v = tracker__val(t, pos);
+		if (!is_final(v, NULL, flip_ns)) {
+			t->ended[kept++] = t->ended[e];
+			continue;
+		}
+		if ((report && emit(out, &t->tasks[pos].key, v, v, half, true)) ||
+		    add_gone(t, &t->tasks[pos].key, v->exit_ns))
+			return -ENOMEM;
+		drop(t, pos);
+	}
+	t->nr_ended = kept;
+	return 0;
+}
+
+/* The list without dropped tasks, with the added ones (both sorted). */
+static void merge(struct tracker *t, size_t nr_added)
+{
+	struct tracked *out = t->spare;
+	size_t n = 0, a = 0;
+
+	for (size_t i = 0; i < t->nr || a < nr_added;) {
+		if (i < t->nr && t->tasks[i].slot == DEAD) {
+			i++;
+			continue;
+		}
+		if (a < nr_added && (i == t->nr || key_cmp(&t->added[a].key, &t->tasks[i].key) < 0))
+			out[n++] = t->added[a++];
+		else
+			out[n++] = t->tasks[i++];
+	}
+	t->spare = t->tasks;
+	t->tasks = out;
+	t->nr = n;
 }
 
 static int prefix_cmp(const struct task_key *a, const struct task_key *b)
@@ -163,118 +323,117 @@ static int prefix_cmp(const struct task_key *a, const struct task_key *b)
 
 /*
  * The kernel marks only the entry of the cgroup a task died in; entries of
- * cgroups it left earlier are marked here, to be finalised (with both
- * halves settled) at the next update. Both lists are sorted.
+ * cgroups it left earlier are marked here, to be finalised at the next
+ * update.
  */
-static void mark_left_cgroups(const struct task_key *gone, const __u64 *gone_exit, size_t nr_gone,
-			      const struct task_key *keys, struct task_val *vals, size_t n)
+static int mark_left_cgroups(struct tracker *t)
 {
-	size_t g = 0;
+	for (size_t g = 0; g < t->nr_gone; g++) {
+		struct task_key first = t->gone[g];
+		ptrdiff_t pos;
 
-	for (size_t i = 0; i < n && nr_gone; i++) {
-		while (g < nr_gone && prefix_cmp(&gone[g], &keys[i]) < 0)
-			g++;
-		if (g < nr_gone && same_task(&gone[g], &keys[i]) && !vals[i].exited) {
-			vals[i].exited = 1;
-			vals[i].exit_ns = gone_exit[g];
+		first.cgroup_id = 0;
+		pos = find(t, &first);
+		for (size_t i = pos >= 0 ? pos : -pos - 1;
+		     i < t->nr && !prefix_cmp(&t->tasks[i].key, &t->gone[g]); i++) {
+			struct task_val *v = tracker__val(t, i);
+
+			if (v->exited)
+				continue;
+			v->exited = 1;
+			v->exit_ns = t->gone_exit[g];
+			if (add_key(&t->ended, &t->nr_ended, &t->ended_cap, &t->tasks[i].key))
+				return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+int tracker__end(struct tracker *t, size_t i, __u64 now_ns)
+{
+	struct task_val *v = tracker__val(t, i);
+
+	v->exited = 1;
+	v->exit_ns = now_ns;
+	return add_key(&t->ended, &t->nr_ended, &t->ended_cap, &t->tasks[i].key);
+}
+
+static void report_buckets(struct tracker *t, const struct snapshot *cur, int ncpus, int h,
+			   struct sample *out)
+{
+	out->ts = cur->real_s;
+	out->interval_s = cur->mono_s - t->prev_mono_s;
+	out->ncpus = ncpus;
+	bucket_diff(&out->idle, &cur->buckets[BUCKET_IDLE], &t->prev_buckets[h][BUCKET_IDLE]);
+	bucket_diff(&out->lost, &cur->buckets[BUCKET_LOST], &t->prev_buckets[h][BUCKET_LOST]);
+	bucket_diff(&out->total, &cur->buckets[BUCKET_TOTAL], &t->prev_buckets[h][BUCKET_TOTAL]);
+	out->switches = sub(cur->stats.switches, t->prev_stats.switches);
+	out->dropped = sub(cur->stats.dropped, t->prev_stats.dropped);
+	out->read_errors = sub(cur->stats.read_errors, t->prev_stats.read_errors);
 }
 
 int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, struct sample *out)
 {
-	size_t cap = cur->nr + t->nr, n = 0, i = 0, j = 0;
 	int h = cur->half & 1;
-	struct task_key *keys = NULL;
-	struct task_val *vals = NULL;
-	__u64 *gone_exit = NULL;
-	size_t *idx = NULL;
 	bool report = t->primed;
-	int ret = -ENOMEM;
+	size_t nr_added = 0;
+	void *a, *b;
+	int ret;
 
 	out->nr = 0;
 	t->nr_gone = 0;
-	idx = malloc((cur->nr ? cur->nr : 1) * sizeof(*idx));
-	keys = malloc((cap ? cap : 1) * sizeof(*keys));
-	vals = malloc((cap ? cap : 1) * sizeof(*vals));
-	gone_exit = malloc((cap ? cap : 1) * sizeof(*gone_exit));
-	if (!idx || !keys || !vals || !gone_exit)
-		goto out;
+	a = t->tasks;
+	b = t->spare;
+	ret = reserve2(&a, sizeof(*t->tasks), &b, sizeof(*t->spare), &t->cap, t->nr + cur->nr);
+	t->tasks = a;
+	t->spare = b;
+	if (ret)
+		return ret;
+	a = t->order;
+	b = t->added;
+	ret = reserve2(&a, sizeof(*t->order), &b, sizeof(*t->added), &t->scratch_cap, cur->nr);
+	t->order = a;
+	t->added = b;
+	if (ret)
+		return ret;
 	for (size_t k = 0; k < cur->nr; k++)
-		idx[k] = k;
-	qsort_r(idx, cur->nr, sizeof(*idx), index_cmp, cur->keys);
+		t->order[k] = k;
+	qsort_r(t->order, cur->nr, sizeof(*t->order), index_cmp, cur->keys);
 
-	while (i < cur->nr || j < t->nr) {
-		const struct task_key *ck = i < cur->nr ? &cur->keys[idx[i]] : NULL;
-		const struct task_val *cv = ck ? &cur->vals[idx[i]] : NULL;
-		int c = !ck ? 1 : j >= t->nr ? -1 : key_cmp(ck, &t->keys[j]);
-		const struct task_val *pv = c == 0 ? &t->vals[j] : NULL;
-		bool final;
+	for (size_t k = 0; k < cur->nr; k++) {
+		size_t i = t->order[k];
 
-		if (c > 0) {
-			/* missed by this read (the map changed under it): carry */
-			keep(keys, vals, &n, &t->keys[j], &t->vals[j]);
-			j++;
+		/* a task listed on two CPUs is read twice */
+		if (k && !key_cmp(&cur->keys[i], &cur->keys[t->order[k - 1]]))
 			continue;
-		}
-		final = is_final(cv, pv, cur->flip_ns);
-		if (report && emit(out, ck, cv, pv, h, final))
-			goto out;
-		if (final) {
-			gone_exit[t->nr_gone] = cv->exited ? cv->exit_ns : pv->exit_ns;
-			if (add_gone(t, ck))
-				goto out;
-		} else {
-			struct task_val *kept = remember(keys, vals, &n, ck, cv, pv, h);
-
-			if (pv && pv->exited && !cv->exited) {
-				kept->exited = 1;
-				kept->exit_ns = pv->exit_ns;
-			}
-		}
-		i++;
-		if (c == 0)
-			j++;
+		if (take(t, &cur->keys[i], &cur->vals[i], h, cur->flip_ns, report, out, &nr_added))
+			return -ENOMEM;
 	}
-	mark_left_cgroups(t->gone, gone_exit, t->nr_gone, keys, vals, n);
+	if (finish_ended(t, h, cur->flip_ns, report, out))
+		return -ENOMEM;
+	merge(t, nr_added);
+	if (mark_left_cgroups(t))
+		return -ENOMEM;
 
-	if (report) {
-		out->ts = cur->real_s;
-		out->interval_s = cur->mono_s - t->prev_mono_s;
-		out->ncpus = ncpus;
-		bucket_diff(&out->idle, &cur->buckets[BUCKET_IDLE], &t->prev_buckets[h][BUCKET_IDLE]);
-		bucket_diff(&out->lost, &cur->buckets[BUCKET_LOST], &t->prev_buckets[h][BUCKET_LOST]);
-		bucket_diff(&out->total, &cur->buckets[BUCKET_TOTAL],
-			    &t->prev_buckets[h][BUCKET_TOTAL]);
-		out->switches = sub(cur->stats.switches, t->prev_stats.switches);
-		out->dropped = sub(cur->stats.dropped, t->prev_stats.dropped);
-		out->read_errors = sub(cur->stats.read_errors, t->prev_stats.read_errors);
-	}
+	if (report)
+		report_buckets(t, cur, ncpus, h, out);
 	memcpy(t->prev_buckets[h], cur->buckets, sizeof(t->prev_buckets[h]));
 	t->prev_stats = cur->stats;
 	t->prev_mono_s = cur->mono_s;
-	free(t->keys);
-	free(t->vals);
-	t->keys = keys;
-	t->vals = vals;
-	t->nr = n;
-	t->cap = cap;
-	keys = NULL;
-	vals = NULL;
-	ret = report ? 0 : 1;
 	t->primed = true;
-out:
-	free(idx);
-	free(keys);
-	free(vals);
-	free(gone_exit);
-	return ret;
+	return report ? 0 : 1;
 }
 
 void tracker__free(struct tracker *t)
 {
-	free(t->keys);
+	free(t->tasks);
+	free(t->spare);
 	free(t->vals);
+	free(t->free_slots);
 	free(t->gone);
+	free(t->gone_exit);
+	free(t->ended);
+	free(t->order);
+	free(t->added);
 	memset(t, 0, sizeof(*t));
 }

@@ -279,6 +279,162 @@ TEST(tracker_task_that_moved_cgroups_ends_everywhere)
 	CHECK_INT(f.t.nr_gone, 1);
 	CHECK(f.t.gone[0].tid == 8 && f.t.gone[0].cgroup_id == 11);
 	CHECK_INT(f.t.nr, 1);
-	CHECK_INT(f.t.keys[0].tid, 9);
+	CHECK_INT(f.t.tasks[0].key.tid, 9);
+	fix_free(&f);
+}
+
+TEST(tracker_tasks_the_snapshot_leaves_out_are_unchanged)
+{
+	struct fix f = { .s.half = 1 };
+	const struct task_delta *d;
+
+	next(&f.s, 10);
+	for (__u32 tid = 1; tid <= 100; tid++)
+		put(&f.s, tid, 1, tid, 10 * tid, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);		/* only task 40 ran */
+	put(&f.s, 40, 1, 40, 400, 25, 0, 1);
+	CHECK_INT(tracker__update(&f.t, &f.s, 1, &f.out), 0);
+	CHECK_INT(f.out.nr, 1);
+	d = find(&f.out, 40, 1);
+	CHECK(d && d->cpu_ns == 25);
+	CHECK_INT(f.t.nr, 100);
+	next(&f.s, 12);		/* half 0 again: 7 ran, against its baseline */
+	put(&f.s, 7, 1, 7, 75, 0, 2, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 1);
+	d = find(&f.out, 7, 1);
+	CHECK(d && d->cpu_ns == 5 && d->ev[0].count == 2);
+	fix_free(&f);
+}
+
+TEST(tracker_task_read_twice_counts_once)
+{
+	struct fix f = { .s.half = 1 };
+	const struct task_delta *d;
+
+	next(&f.s, 10);
+	put(&f.s, 4, 1, 4, 100, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);		/* listed on both CPUs it ran on */
+	put(&f.s, 4, 1, 4, 100, 30, 0, 0);
+	put(&f.s, 4, 1, 4, 100, 30, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 1);
+	d = find(&f.out, 4, 1);
+	CHECK(d && d->cpu_ns == 30);
+	CHECK_INT(f.t.nr, 1);
+	fix_free(&f);
+}
+
+TEST(tracker_task_ended_here_is_final_without_being_read)
+{
+	struct fix f = { .s.half = 1 };
+	const struct task_delta *d;
+
+	next(&f.s, 10);
+	put(&f.s, 5, 1, 5, 100, 0, 0, 0);
+	put(&f.s, 6, 1, 6, 100, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);
+	put(&f.s, 5, 1, 5, 100, 20, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	/* found gone after the update at 11 s */
+	CHECK_INT(tracker__end(&f.t, 0, 11 * SEC_NS + 500), 0);
+	CHECK_INT(f.t.tasks[0].key.tid, 5);
+
+	next(&f.s, 12);		/* no news of it: its last report all the same */
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 1);
+	d = find(&f.out, 5, 1);
+	CHECK(d && d->exited && d->cpu_ns == 0);
+	CHECK_INT(f.t.nr_gone, 1);
+	CHECK_INT(f.t.gone[0].tid, 5);
+	CHECK_INT(f.t.nr, 1);
+	CHECK_INT(f.t.tasks[0].key.tid, 6);
+	next(&f.s, 13);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 0);
+	CHECK_INT(f.t.nr_gone, 0);
+	fix_free(&f);
+}
+
+TEST(tracker_end_after_the_next_flip_waits)
+{
+	struct fix f = { .s.half = 1 };
+
+	next(&f.s, 10);
+	put(&f.s, 5, 1, 5, 100, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	tracker__end(&f.t, 0, 11 * SEC_NS + 1);
+	next(&f.s, 11);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 0);
+	CHECK_INT(f.t.nr, 1);
+	next(&f.s, 12);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK(f.out.nr == 1 && f.out.tasks[0].exited);
+	CHECK_INT(f.t.nr, 0);
+	fix_free(&f);
+}
+
+TEST(tracker_left_cgroup_entry_ends_without_being_read)
+{
+	struct fix f = { .s.half = 1 };
+	struct task_val *v;
+
+	next(&f.s, 10);
+	put(&f.s, 8, 3, 8, 100, 0, 1, 0);
+	f.s.keys[0].cgroup_id = 11;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);		/* moved to 22 and died there */
+	v = put(&f.s, 8, 3, 8, 0, 70, 0, 2);
+	f.s.keys[0].cgroup_id = 22;
+	v->exited = 1;
+	v->exit_ns = 10 * SEC_NS + 7;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.t.nr_gone, 1);
+	CHECK_INT(f.t.nr, 1);
+	next(&f.s, 12);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.t.nr_gone, 1);
+	CHECK(f.t.gone[0].tid == 8 && f.t.gone[0].cgroup_id == 11);
+	CHECK(f.out.nr == 1 && f.out.tasks[0].exited && f.out.tasks[0].cpu_ns == 0);
+	CHECK_INT(f.t.nr, 0);
+	fix_free(&f);
+}
+
+/* Tasks come and go for many intervals: each keeps its own values, and
+ * the memory for them stays that of the most alive at once. */
+TEST(tracker_churn_keeps_values_apart_and_memory_bounded)
+{
+	struct fix f = { .s.half = 1 };
+	__u64 expect = 0, got = 0;
+
+	next(&f.s, 10);
+	put(&f.s, 1, 1, 1, 0, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	for (__u32 round = 1; round <= 200; round++) {
+		struct task_val *v;
+
+		next(&f.s, 10 + round);
+		/* task 1 runs on; task 1000+round-1 ends; 1000+round starts */
+		put(&f.s, 1, 1, 1, f.s.half ? 0 : round, f.s.half ? round : 0, 0, 0);
+		if (round > 1) {
+			v = put(&f.s, 1000 + round - 1, 1, 2, 3, 3, 0, 0);
+			v->exited = 1;
+			v->exit_ns = (__u64)(9 + round) * SEC_NS;
+		}
+		put(&f.s, 1000 + round, 1, 2, f.s.half ? 0 : 3, f.s.half ? 3 : 0, 0, 0);
+		tracker__update(&f.t, &f.s, 1, &f.out);
+		for (size_t i = 0; i < f.out.nr; i++)
+			got += f.out.tasks[i].cpu_ns;
+		/* task 1 adds (round - round two back); a new task 3; the
+		 * ended one the other half's 3 */
+		expect += (round > 2 ? 2 : round) + 3 + (round > 1 ? 3 : 0);
+	}
+	CHECK_U64(got, expect);
+	CHECK_INT(f.t.nr, 2);
+	CHECK(f.t.vals_used <= 4);
 	fix_free(&f);
 }
