@@ -83,6 +83,16 @@ struct {
 	__type(value, struct task_key);
 } task_keys SEC(".maps");
 
+/* Change lists, index cpu * 2 + half (see struct change_list); sized by
+ * the loader, which maps them into its memory. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct change_list);
+} changes SEC(".maps");
+
 /* A zeroed task_val to insert from: too large for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -118,30 +128,53 @@ static __always_inline void remember_key(struct task_struct *p, const struct tas
 		*k = *key;
 }
 
+/*
+ * Put the entry of *key* on this CPU's change list of epoch ep. Atomic:
+ * the free and exec programs run in contexts the flush's interrupt can
+ * cut into.
+ */
+static __always_inline void list_change(const struct task_key *key, __u32 ep)
+{
+	__u32 idx = bpf_get_smp_processor_id() * 2 + (ep & 1);
+	struct change_list *l = bpf_map_lookup_elem(&changes, &idx);
+	__u32 slot;
+
+	if (!l)
+		return;
+	slot = __sync_fetch_and_add(&l->nr, 1);
+	if (slot < CHANGE_LIST_LEN)
+		l->keys[slot] = *key;
+}
+
 /* Mark the entry made under *key* final as of now; the first mark (the
  * last switch-out) wins over a late free. */
 static __always_inline void mark_ended(const struct task_key *key)
 {
 	struct task_val *v = bpf_map_lookup_elem(&tasks, key);
+	__u32 ep = epoch;
 
 	if (v && !v->exited) {
 		v->exit_ns = bpf_ktime_get_ns();
 		v->exited = 1;
+		v->listed_epoch = ep + 1;
+		list_change(key, ep);
 	}
 }
 
-/* The task's accumulator, created on first sight; NULL when the map is full.
- * p is current here, so the helper gives its cgroup. */
-static __always_inline struct task_val *task_slot(struct task_struct *p)
+/* The task's accumulator and its *key*, created on first sight; NULL when
+ * the map is full. p is current here, so the helper gives its cgroup. */
+static __always_inline struct task_val *task_slot(struct task_struct *p, struct task_key *key)
 {
-	struct task_key key = { .tid = p->pid, .start_ns = p->start_time };
 	struct task_val *v;
 	__u32 zero = 0;
 
+	__builtin_memset(key, 0, sizeof(*key));
+	key->tid = p->pid;
+	key->start_ns = p->start_time;
 	if (by_cgroup)
-		key.cgroup_id = bpf_get_current_cgroup_id();
+		key->cgroup_id = bpf_get_current_cgroup_id();
 
-	v = bpf_map_lookup_elem(&tasks, &key);
+	v = bpf_map_lookup_elem(&tasks, key);
 	if (v)
 		return v;
 	v = bpf_map_lookup_elem(&scratch, &zero);
@@ -151,10 +184,10 @@ static __always_inline struct task_val *task_slot(struct task_struct *p)
 	v->leader_start_ns = p->group_leader->start_time;
 	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
 	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
-	bpf_map_update_elem(&tasks, &key, v, BPF_NOEXIST);
-	v = bpf_map_lookup_elem(&tasks, &key);
+	bpf_map_update_elem(&tasks, key, v, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(&tasks, key);
 	if (v)
-		remember_key(p, &key);
+		remember_key(p, key);
 	return v;
 }
 
@@ -237,9 +270,10 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
 	struct acc *total, *sink;
 	struct task_val *tv;
+	struct task_key key;
 	struct bpf_perf_event_value now, clock;
 	struct cpu_state *cs = this_cpu();
-	__u32 cpu, key, ep = epoch, half = ep & 1;
+	__u32 cpu, idx, ep = epoch, half = ep & 1;
 	__u64 t, dt = 0;
 	bool by_clock;
 	int i, err, clock_err = 0;
@@ -276,9 +310,13 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 	if (p->pid == 0 || (p->flags & PF_IDLE)) {
 		sink = &cs->buckets[BUCKET_IDLE * 2 + half];
 	} else {
-		tv = task_slot(p);
+		tv = task_slot(p, &key);
 		if (tv) {
 			sink = &tv->half[half];
+			if (tv->listed_epoch != ep + 1) {
+				tv->listed_epoch = ep + 1;
+				list_change(&key, ep);
+			}
 			/*
 			 * Nothing is charged to it after this. Marked here, not
 			 * only when it is freed: with preemptible RCU the free
@@ -305,16 +343,16 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 
 		if (i < cs->ev_lo || i >= cs->ev_hi)
 			continue;
-		key = i * nr_cpus + cpu;
+		idx = i * nr_cpus + cpu;
 		if (by_clock && i == clock_event) {
 			err = clock_err;
 			now.counter = t;
 			now.enabled = t;
 			now.running = t;
 		} else if (mem && (in_memory & (1u << i)))
-			err = read_in_memory(key, t, &now);
+			err = read_in_memory(idx, t, &now);
 		else
-			err = read_counter(key, always_on & (1u << i), t, &now);
+			err = read_counter(idx, always_on & (1u << i), t, &now);
 		if (err) {
 			/* Forget the reading so the next one only re-primes
 			 * instead of charging two slices to one task. */

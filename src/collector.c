@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +34,9 @@ struct collector {
 	struct pmu_cpus online;		/* CPUs whose events are open */
 	int stats_fd;		/* holds the kernel's BPF run-time stats on */
 	struct bpf_program *switch_prog;	/* the sched_switch program loaded */
+	struct change_list *changes;	/* the change lists, mapped */
+	size_t changes_len;	/* bytes mapped */
+	__u32 *listed;		/* per CPU: how many the frozen half's list holds */
 	__u64 quick_pass_ns;	/* the fastest flush pass so far */
 };
 
@@ -249,9 +253,26 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
 	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);
 	bpf_program__set_autoload(c->skel->progs.on_switch_mem, mem);
+	bpf_map__set_max_entries(c->skel->maps.changes, c->ncpus * 2);
 	ret = tdtop_bpf__load(c->skel);
 	c->switch_prog = mem ? c->skel->progs.on_switch_mem : c->skel->progs.on_switch;
 	return ret;
+}
+
+static int map_changes(struct collector *c)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t len = sizeof(struct change_list) * c->ncpus * 2;
+	void *p;
+
+	len = (len + page - 1) / page * page;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(c->skel->maps.changes), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	c->changes = p;
+	c->changes_len = len;
+	return 0;
 }
 
 int collector__open(struct collector **out, const struct collector_opts *opts, char *err,
@@ -280,7 +301,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* per-CPU map values are padded to 8 bytes per CPU */
 	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
 	c->fds = malloc(sizeof(int) * nr_counters(c));
-	if (!c->percpu_buf || !c->fds) {
+	c->listed = calloc(c->ncpus, sizeof(*c->listed));
+	if (!c->percpu_buf || !c->fds || !c->listed) {
 		snprintf(err, errlen, "out of memory");
 		ret = -ENOMEM;
 		goto fail;
@@ -313,6 +335,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	if (ret) {
 		ret = -errno;
 		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
+		goto fail;
+	}
+	ret = map_changes(c);
+	if (ret) {
+		snprintf(err, errlen, "failed to map the change lists: %s", strerror(-ret));
 		goto fail;
 	}
 	ret = tdtop_bpf__attach(c->skel);
@@ -394,9 +421,9 @@ static int read_cpu_states(struct collector *c, struct snapshot *snap)
 	return 0;
 }
 
-/* Batch-copy the task hash; the map may change under us, which at worst
- * moves a few charges into the next interval. */
-static int read_tasks(struct collector *c, struct snapshot *snap)
+/* Batch-copy the whole task table; the map may change under us, which at
+ * worst moves a few charges into the next interval. */
+static int read_all_tasks(struct collector *c, struct snapshot *snap)
 {
 	int fd = bpf_map__fd(c->skel->maps.tasks);
 	size_t cap = bpf_map__max_entries(c->skel->maps.tasks);
@@ -416,6 +443,49 @@ static int read_tasks(struct collector *c, struct snapshot *snap)
 		first = false;
 		if (ret)
 			return errno == ENOENT ? 0 : -errno;
+	}
+	return 0;
+}
+
+/*
+ * The tasks charged or ended in the frozen epoch, as the CPUs listed
+ * them: an interval costs the tasks that ran in it, not every task
+ * remembered. When a list overflowed, the whole table.
+ */
+static int read_tasks(struct collector *c, struct snapshot *snap)
+{
+	int fd = bpf_map__fd(c->skel->maps.tasks);
+	size_t listed = 0;
+	bool overflow = false;
+
+	/*
+	 * Emptied for its next epoch as it is read. Only a task's end can be
+	 * listed in a half after its flip (the free runs where the flush
+	 * cannot wait for it); such a key lands in the list's next use, or
+	 * the check for tasks gone unnoticed ends the task.
+	 */
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		__u32 nr = __atomic_exchange_n(&c->changes[cpu * 2 + snap->half].nr, 0,
+					       __ATOMIC_ACQ_REL);
+
+		overflow |= nr > CHANGE_LIST_LEN;
+		c->listed[cpu] = nr;
+		listed += nr;
+	}
+	if (overflow)
+		return read_all_tasks(c, snap);
+	if (snapshot__reserve(snap, listed))
+		return -ENOMEM;
+	snap->nr = 0;
+	for (int cpu = 0; cpu < c->ncpus; cpu++) {
+		const struct change_list *l = &c->changes[cpu * 2 + snap->half];
+
+		for (__u32 i = 0; i < c->listed[cpu]; i++) {
+			snap->keys[snap->nr] = l->keys[i];
+			/* ENOENT: listed again after the loader freed it */
+			if (!bpf_map_lookup_elem(fd, &l->keys[i], &snap->vals[snap->nr]))
+				snap->nr++;
+		}
 	}
 	return 0;
 }
@@ -487,6 +557,8 @@ void collector__free(struct collector *c)
 {
 	if (!c)
 		return;
+	if (c->changes)
+		munmap(c->changes, c->changes_len);
 	tdtop_bpf__destroy(c->skel);
 	if (c->stats_fd >= 0)
 		close(c->stats_fd);
@@ -496,6 +568,7 @@ void collector__free(struct collector *c)
 				close(c->fds[i]);
 	}
 	free(c->fds);
+	free(c->listed);
 	free(c->percpu_buf);
 	free(c);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A copy of the kernel-side accumulators at one instant: cumulative
- * charges per task and, summed over CPUs, the idle/lost/total buckets.
+ * A copy of the kernel-side accumulators at one instant: the cumulative
+ * charges of tasks and, summed over CPUs, the idle/lost/total buckets.
  */
 #ifndef __TDTOP_SNAPSHOT_H
 #define __TDTOP_SNAPSHOT_H
@@ -17,7 +17,9 @@ struct snapshot {
 	int half;		/* the accumulator half frozen by the flip */
 	size_t nr;
 	size_t cap;
-	struct task_key *keys;	/* keys[i] and vals[i] describe one task */
+	/* keys[i] and vals[i] describe one task; all tasks, or only those
+	 * charged or ended since the last copy (the others have nothing new) */
+	struct task_key *keys;
 	struct task_val *vals;
 	struct acc buckets[NR_BUCKETS];	/* the frozen half, summed over CPUs */
 	struct stats stats;

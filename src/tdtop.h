@@ -51,7 +51,24 @@ struct task_val {
 	__u64 exit_ns;		/* CLOCK_MONOTONIC when it was freed */
 	char comm[TASK_COMM_LEN];	/* the thread's, updated at exec */
 	char pcomm[TASK_COMM_LEN];	/* the process's (its leader's) at first sight */
+	__u32 listed_epoch;	/* 1 + the last epoch it was put on a change list */
+	__u32 pad2;
 	struct acc half[2];
+};
+
+/* Keys one change list holds before it overflows. */
+#define CHANGE_LIST_LEN 510
+
+/*
+ * Per CPU and half, the entries charged or ended in an epoch, each listed
+ * once per epoch (by its first charge): the loader reads only those
+ * entries instead of the whole table. nr counts every listing, so more
+ * than CHANGE_LIST_LEN says some did not fit: the loader reads all.
+ */
+struct change_list {
+	__u32 nr;
+	__u32 pad;
+	struct task_key keys[CHANGE_LIST_LEN];
 };
 
 /* Per-CPU sums that do not belong to a task: idle, charges lost because

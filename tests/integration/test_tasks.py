@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Task bookkeeping under churn: thousands of short-lived processes are all
-reported (with their exit), and a full task map loses no time, it only moves
-it to the "lost" bucket."""
-from tdtest import (Workload, assert_close, assert_conservation, observe, require_root,
-                    sum_rows)
+reported (with their exit), more threads run in an interval than the change
+lists hold, and a full task map loses no time, it only moves it to the
+"lost" bucket."""
+from tdtest import (NCPUS, Workload, assert_close, assert_conservation, observe,
+                    require_root, sum_rows)
 
 MS = 1000000
 SPAWN = 1500
+# keys a CPU's change list holds in one interval (CHANGE_LIST_LEN, src/tdtop.h)
+CHANGE_LIST_LEN = 510
 
 
 def test_short_lived_processes_all_reported():
@@ -46,6 +49,30 @@ def test_short_lived_processes_all_reported():
                      rel=0.05, slack=10 * MS)
         assert_close("children cpu-clock vs RUSAGE_CHILDREN", sum_rows(rows, "cpu-clock"),
                      truth, rel=0.05, slack=10 * MS)
+
+
+def test_more_threads_than_the_change_lists_hold():
+    """Each CPU lists the tasks it charged in an interval, 510 at most; with
+    more threads running in one interval than all CPUs' lists hold (so at
+    least one list overflows), tdtop reads its whole task table instead.
+    Every thread still has its rows, the threads add up to the process's
+    CPU time, and every interval adds up."""
+    require_root()
+    n = CHANGE_LIST_LEN * NCPUS + 300
+    evs = ("cpu-clock", "context-switches")
+    with Workload("threads", n, 1200) as wl:
+        ivs = observe(wl, "-H", "-e", ",".join(evs), "-d", "0.4", "--max-tasks", "16384")
+        rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+        busiest = max(len({r["tid"] for r in rs if r["pid"] == wl.pid}) for _, rs in ivs)
+        assert busiest > CHANGE_LIST_LEN * NCPUS, \
+            f"at most {busiest} threads ran in one interval: no change list overflowed"
+        tids = {r["tid"] for r in rows}
+        assert len(tids) >= n + 1, f"{len(tids)} threads have rows, {n} + main ran"
+        # 0.5 µs at each end of each slice, as for one thread's rows
+        assert_close("threads' cpu_ns vs CLOCK_PROCESS_CPUTIME_ID", sum_rows(rows),
+                     wl.delta("cpu_ns"),
+                     slack=5 * MS + wl.stolen_ns + 1000 * sum_rows(rows, "context-switches"))
+        assert_conservation(ivs, evs)
 
 
 def test_full_task_map_goes_to_lost():
