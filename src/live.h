@@ -20,6 +20,7 @@ struct live {
 	bool sampling;		/* the statistics are on for this interval */
 	bool init_pid_ns;	/* task ids can be checked with kill(tid, 0) */
 	unsigned long intervals;
+	unsigned long sweeps;	/* updates so far: which tenth sweep_dead checks */
 	double self_cpu_s, mono_s;
 	double bpf_ns_per_switch; /* last sampled interval; NAN unknown */
 	double self_cpu_pct;
