@@ -45,6 +45,7 @@ probe bpf_get_current_task_btf bpf_get_current_task_btf $SYMS
 probe bpf_perf_event_read_value bpf_perf_event_read_value $SYMS
 probe raw_tp-test-run bpf_prog_test_run_raw_tp $SYMS
 probe map-lookup-batch generic_map_lookup_batch $SYMS
+probe mmapable-array array_map_mmap $SYMS
 probe bpf_enable_stats bpf_stats_enabled_key $SYMS
 say "ncpus $(grep -c ^processor /proc/cpuinfo), features missing:${MISSING:- none}"
 
