@@ -22,10 +22,9 @@ CPU=0
 THREADS=0
 HELPERS=$(dirname "$0")/../.output/std/helpers
 
-usage() {
-	sed -n 's/^#   //p' "$0"
-	exit 2
-}
+NAME=prog_cost.sh
+# shellcheck source=bench/side_by_side.sh
+. "$(dirname "$0")/side_by_side.sh"
 
 while getopts "e:l:r:c:T:h" opt; do
 	case $opt in
@@ -39,30 +38,10 @@ while getopts "e:l:r:c:T:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- "$(dirname "$0")/../tdtop"
+check_setup "$@"
 
-[ "$(id -u)" -eq 0 ] || { echo "prog_cost.sh: needs root (tdtop loads BPF)" >&2; exit 1; }
-for t in "$@"; do
-	[ -x "$t" ] || { echo "prog_cost.sh: no tdtop at $t" >&2; exit 1; }
-done
-[ "$THREADS" = 0 ] || [ -x "$HELPERS/workload" ] ||
-	{ echo "prog_cost.sh: no $HELPERS/workload (run make helpers)" >&2; exit 1; }
-
-tmp=$(mktemp -d)
-tdtop_pid=
-wl_pid=
 stats_was=$(sysctl -n kernel.bpf_stats_enabled)
-cleanup() {
-	sysctl -q kernel.bpf_stats_enabled="$stats_was" || true
-	[ -z "$wl_pid" ] || kill "$wl_pid" 2>/dev/null || true
-	if [ -n "$tdtop_pid" ]; then
-		kill -INT "$tdtop_pid" 2>/dev/null || true
-		wait "$tdtop_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-mkfifo "$tmp/wl_in"
-exec 3<>"$tmp/wl_in"
+on_exit() { sysctl -q kernel.bpf_stats_enabled="$stats_was" || true; }
 
 # "run_time_ns run_cnt" of the sched_switch program tdtop_pid holds (its
 # fds' fdinfo names the program ids)
@@ -80,55 +59,26 @@ print(progs[0].get("run_time_ns", 0), progs[0].get("run_cnt", 0))' $ids
 }
 
 one_run() {
-	local t=$1 n=$2 out=$tmp/out i a_ns a_cnt b_ns b_cnt
+	local t=$1 n=$2 out=$tmp/out a_ns a_cnt b_ns b_cnt
 
 	: >"$out"
 	"$t" -b -o json -e "$EVENTS" -d 5 >"$out" 2>"$tmp/err" &
 	tdtop_pid=$!
-	for i in $(seq 300); do
-		[ -s "$out" ] && break
-		kill -0 "$tdtop_pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	[ -s "$out" ] || { echo "prog_cost.sh: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
-	if [ "$n" -gt 0 ]; then
-		# its stdin stays open (it exits at EOF), held by fd 3
-		"$HELPERS/workload" --now threads "$n" 10 <&3 >"$tmp/wl" &
-		wl_pid=$!
-		for i in $(seq 600); do
-			grep -q '"phase":"done"' "$tmp/wl" && break
-			sleep 0.05
-		done
-		grep -q '"phase":"done"' "$tmp/wl" ||
-			{ echo "prog_cost.sh: $n threads did not start" >&2; exit 1; }
-	fi
+	wait_for "$out" . 15 || { echo "$NAME: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
+	[ "$n" -eq 0 ] || start_threads "$n" 10
 	sysctl -q kernel.bpf_stats_enabled=1
 	read -r a_ns a_cnt < <(switch_prog_stats)
 	taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
 	read -r b_ns b_cnt < <(switch_prog_stats)
 	sysctl -q kernel.bpf_stats_enabled=0
-	kill -INT "$tdtop_pid"
-	wait "$tdtop_pid" || true
-	tdtop_pid=
-	if [ -n "$wl_pid" ]; then
-		kill "$wl_pid" 2>/dev/null || true
-		wait "$wl_pid" 2>/dev/null || true
-		wl_pid=
-	fi
+	stop_tdtop
+	stop_threads
 	[ "$b_cnt" -gt "$a_cnt" ] ||
-		{ echo "prog_cost.sh: the switch program did not run during the benchmark" >&2; exit 1; }
+		{ echo "$NAME: the switch program did not run during the benchmark" >&2; exit 1; }
 	echo "$t,threads=$n $(( (b_ns - a_ns) / (b_cnt - a_cnt) ))"
 }
 
-# not in a pipeline: cleanup must see the pids one_run keeps
-for rep in $(seq "$REPS"); do
-	for t in "$@"; do
-		for n in $THREADS; do
-			one_run "$t" "$n" >>"$tmp/runs"
-			tail -n 1 "$tmp/runs"
-		done
-	done
-done
+run_side_by_side "$@"
 echo "events $EVENTS, perf bench sched pipe -l $LOOPS on CPU $CPU, $REPS repetitions"
 python3 -c '
 import statistics, sys

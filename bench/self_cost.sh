@@ -21,10 +21,9 @@ REPS=3
 THREADS=10000
 HELPERS=$(dirname "$0")/../.output/std/helpers
 
-usage() {
-	sed -n 's/^#   //p' "$0"
-	exit 2
-}
+NAME=self_cost.sh
+# shellcheck source=bench/side_by_side.sh
+. "$(dirname "$0")/side_by_side.sh"
 
 while getopts "e:d:n:r:T:h" opt; do
 	case $opt in
@@ -38,38 +37,9 @@ while getopts "e:d:n:r:T:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- "$(dirname "$0")/../tdtop"
-
-[ "$(id -u)" -eq 0 ] || { echo "self_cost.sh: needs root (tdtop loads BPF)" >&2; exit 1; }
-for t in "$@"; do
-	[ -x "$t" ] || { echo "self_cost.sh: no tdtop at $t" >&2; exit 1; }
-done
-[ -x "$HELPERS/workload" ] || { echo "self_cost.sh: no $HELPERS/workload (run make helpers)" >&2; exit 1; }
-
-tmp=$(mktemp -d)
-tdtop_pid=
-wl_pid=
-cleanup() {
-	[ -z "$wl_pid" ] || kill "$wl_pid" 2>/dev/null || true
-	if [ -n "$tdtop_pid" ]; then
-		kill -INT "$tdtop_pid" 2>/dev/null || true
-		wait "$tdtop_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-mkfifo "$tmp/wl_in"
-exec 3<>"$tmp/wl_in"
+check_setup "$@"
 
 intervals() { grep -c '"type":"interval"' "$tmp/out" || true; }
-
-# waits until FILE holds PATTERN, SECS at most
-wait_for() {
-	for _ in $(seq $(($3 * 20))); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 one_run() {
 	local t=$1 n=$2 first
@@ -78,21 +48,13 @@ one_run() {
 	"$t" -b -o json -e "$EVENTS" -d "$DELAY" >"$tmp/out" 2>"$tmp/err" &
 	tdtop_pid=$!
 	wait_for "$tmp/out" '"type":"interval"' 30 ||
-		{ echo "self_cost.sh: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
-	# its stdin stays open (it exits at EOF), held by fd 3
-	"$HELPERS/workload" --now threads "$n" 0 <&3 >"$tmp/wl" &
-	wl_pid=$!
-	wait_for "$tmp/wl" '"phase":"done"' 120 ||
-		{ echo "self_cost.sh: $n threads did not start" >&2; exit 1; }
+		{ echo "$NAME: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
+	[ "$n" -eq 0 ] || start_threads "$n" 0
 	# from the interval after the one the threads started in
 	first=$(($(intervals) + 2))
 	while [ "$(intervals)" -lt $((first + INTERVALS - 1)) ]; do sleep 0.2; done
-	kill -INT "$tdtop_pid"
-	wait "$tdtop_pid" || true
-	tdtop_pid=
-	kill "$wl_pid" 2>/dev/null || true
-	wait "$wl_pid" 2>/dev/null || true
-	wl_pid=
+	stop_tdtop
+	stop_threads
 	grep '"type":"interval"' "$tmp/out" | sed -n "${first},$((first + INTERVALS - 1))p" |
 		python3 -c '
 import json, statistics, sys
@@ -103,15 +65,7 @@ print("%s,threads=%s %.3f %.3f" % (sys.argv[1], sys.argv[2], statistics.median(p
 }
 
 echo "tdtop CPU % of one CPU per interval: median, largest"
-# not in a pipeline: cleanup must see the pids one_run keeps
-for _ in $(seq "$REPS"); do
-	for t in "$@"; do
-		for n in $THREADS; do
-			one_run "$t" "$n" >>"$tmp/runs"
-			tail -n 1 "$tmp/runs"
-		done
-	done
-done
+run_side_by_side "$@"
 echo "events $EVENTS, -d $DELAY, $INTERVALS intervals a run, $REPS repetitions"
 python3 -c '
 import statistics, sys

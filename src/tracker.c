@@ -250,6 +250,11 @@ static int take(struct tracker *t, const struct task_key *k, const struct task_v
 			drop(t, pos);
 		return 0;
 	}
+	/* ended after the flip: final at a later update, read again or not
+	 * (its last charge may be in the half read now) */
+	if (cur->exited && !(prev && prev->exited) &&
+	    add_key(&t->ended, &t->nr_ended, &t->ended_cap, k))
+		return -ENOMEM;
 	if (prev) {
 		remember(prev, cur, prev, half);
 		return 0;
@@ -263,16 +268,18 @@ static int take(struct tracker *t, const struct task_key *k, const struct task_v
 }
 
 /*
- * Tasks ended here whose end is now before the flip: reported a last time
- * with what was last read of them, since the snapshot holds only tasks
- * with news in the frozen half (their other half was read at the previous
- * update and nothing charged either since they ended).
+ * Tasks marked ended before this update (here, or by the kernel after a
+ * flip) whose end is now before the flip: reported a last time with what
+ * was last read of them, since the snapshot holds only tasks with news in
+ * the frozen half (their other half was read at the previous update and
+ * nothing charged either since they ended).
  */
-static int finish_ended(struct tracker *t, int half, __u64 flip_ns, bool report, struct sample *out)
+static int finish_ended(struct tracker *t, size_t nr_before, int half, __u64 flip_ns, bool report,
+			struct sample *out)
 {
 	size_t kept = 0;
 
-	for (size_t e = 0; e < t->nr_ended; e++) {
+	for (size_t e = 0; e < nr_before; e++) {
 		ptrdiff_t pos = find(t, &t->ended[e]);
 		struct task_val *v;
 
@@ -288,7 +295,9 @@ static int finish_ended(struct tracker *t, int half, __u64 flip_ns, bool report,
 			return -ENOMEM;
 		drop(t, pos);
 	}
-	t->nr_ended = kept;
+	/* those this update added stay for the next */
+	memmove(&t->ended[kept], &t->ended[nr_before], (t->nr_ended - nr_before) * sizeof(*t->ended));
+	t->nr_ended = kept + t->nr_ended - nr_before;
 	return 0;
 }
 
@@ -376,7 +385,7 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 {
 	int h = cur->half & 1;
 	bool report = t->primed;
-	size_t nr_added = 0;
+	size_t nr_added = 0, nr_ended = t->nr_ended;
 	void *a, *b;
 	int ret;
 
@@ -409,7 +418,7 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 		if (take(t, &cur->keys[i], &cur->vals[i], h, cur->flip_ns, report, out, &nr_added))
 			return -ENOMEM;
 	}
-	if (finish_ended(t, h, cur->flip_ns, report, out))
+	if (finish_ended(t, nr_ended, h, cur->flip_ns, report, out))
 		return -ENOMEM;
 	merge(t, nr_added);
 	if (mark_left_cgroups(t))

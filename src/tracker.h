@@ -42,7 +42,7 @@ struct tracker {
 	size_t nr_free;
 	__u64 *gone_exit;	/* when each of gone ended */
 	size_t gone_cap;
-	struct task_key *ended;	/* marked ended here, not final yet */
+	struct task_key *ended;	/* ended here or after a flip, not final yet */
 	size_t nr_ended;
 	size_t ended_cap;
 	size_t *order;		/* the snapshot sorted by key */

@@ -438,3 +438,39 @@ TEST(tracker_churn_keeps_values_apart_and_memory_bounded)
 	CHECK(f.t.vals_used <= 4);
 	fix_free(&f);
 }
+
+/* The kernel marked it ended after the flip, with its last charge before:
+ * no later read lists it, yet it is final at the next update. */
+TEST(tracker_task_ended_after_the_flip_is_final_without_being_read)
+{
+	struct fix f = { .s.half = 1 };
+	const struct task_delta *d;
+	struct task_val *v;
+
+	next(&f.s, 10);
+	put(&f.s, 7, 2, 7, 10, 0, 0, 0);
+	put(&f.s, 8, 2, 8, 10, 0, 0, 0);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	next(&f.s, 11);
+	v = put(&f.s, 7, 2, 7, 10, 20, 0, 0);
+	v->exited = 1;
+	v->exit_ns = 11 * SEC_NS + 100;
+	v = put(&f.s, 9, 5, 9, 0, 4, 0, 0);	/* new, and the same */
+	v->exited = 1;
+	v->exit_ns = 11 * SEC_NS + 200;
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 2);
+	CHECK_INT(f.t.nr_gone, 0);
+	CHECK_INT(f.t.nr, 3);
+	next(&f.s, 12);
+	tracker__update(&f.t, &f.s, 1, &f.out);
+	CHECK_INT(f.out.nr, 2);
+	d = find(&f.out, 7, 2);
+	CHECK(d && d->exited && d->cpu_ns == 0);
+	d = find(&f.out, 9, 5);
+	CHECK(d && d->exited && d->cpu_ns == 0);
+	CHECK_INT(f.t.nr_gone, 2);
+	CHECK_INT(f.t.nr, 1);
+	CHECK_INT(f.t.tasks[0].key.tid, 8);
+	fix_free(&f);
+}
