@@ -35,9 +35,14 @@ static void on_signal(int sig)
 
 static int install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	/*
+	 * SA_RESTART: a write blocked on a full pipe resumes instead of failing
+	 * with EINTR, which would make stdio drop what it had buffered. The
+	 * interval sleep (clock_nanosleep) still wakes: the kernel never
+	 * restarts sleeps.
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
-	/* no SA_RESTART: the interval sleep must wake up on a signal */
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
 	    sigaction(SIGHUP, &sa, NULL))

@@ -96,9 +96,10 @@ static void release_stderr(struct err_capture *c)
 
 static int install_signals(struct sigaction *old)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	/* SA_RESTART keeps a screen update whole; poll() still returns at
+	 * once, as the kernel never restarts it */
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
 
-	/* no SA_RESTART: poll() must return at once */
 	sigemptyset(&sa.sa_mask);
 	tui_stop = 0;
 	for (int i = 0; i < NR_STOP_SIGNALS; i++) {
