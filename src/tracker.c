@@ -296,7 +296,9 @@ static int finish_ended(struct tracker *t, size_t nr_before, int half, __u64 fli
 		drop(t, pos);
 	}
 	/* those this update added stay for the next */
-	memmove(&t->ended[kept], &t->ended[nr_before], (t->nr_ended - nr_before) * sizeof(*t->ended));
+	if (t->nr_ended > nr_before)
+		memmove(&t->ended[kept], &t->ended[nr_before],
+			(t->nr_ended - nr_before) * sizeof(*t->ended));
 	t->nr_ended = kept + t->nr_ended - nr_before;
 	return 0;
 }
@@ -407,7 +409,8 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 		return ret;
 	for (size_t k = 0; k < cur->nr; k++)
 		t->order[k] = k;
-	qsort_r(t->order, cur->nr, sizeof(*t->order), index_cmp, cur->keys);
+	if (cur->nr)
+		qsort_r(t->order, cur->nr, sizeof(*t->order), index_cmp, cur->keys);
 
 	for (size_t k = 0; k < cur->nr; k++) {
 		size_t i = t->order[k];
