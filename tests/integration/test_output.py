@@ -131,7 +131,8 @@ def test_stop_signal_while_output_blocks_loses_nothing():
         proc = subprocess.Popen([TDTOP, "-b", "-o", "json", "-H", "-e", "cpu-clock",
                                  "-d", "0.2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
-            time.sleep(1)
+            # attached once the first interval is out (EOF if it failed)
+            first = proc.stdout.readline()
             wl.go()
             wl.done()
             # the threads' interval is some 250 KiB: the 64 KiB pipe is full
@@ -146,6 +147,6 @@ def test_stop_signal_while_output_blocks_loses_nothing():
                 proc.wait()
         wl.finish()
     assert proc.returncode == 0, (proc.returncode, err.decode(errors="replace"))
-    recs = parse_json_lines(out.splitlines(keepends=True))
+    recs = parse_json_lines((first + out).splitlines(keepends=True))
     tids = {r["tid"] for r in recs if r.get("pid") == wl.pid}
     assert len(tids) == 1501, f"rows of {len(tids)} of the workload's 1,501 threads: output lost"
