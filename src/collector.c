@@ -36,7 +36,6 @@ struct collector {
 	struct bpf_program *switch_prog;	/* the sched_switch program loaded */
 	struct change_list *changes;	/* the change lists, mapped */
 	size_t changes_len;	/* bytes mapped */
-	__u32 *listed;		/* per CPU: how many the frozen half's list holds */
 	__u64 quick_pass_ns;	/* the fastest flush pass so far */
 };
 
@@ -301,8 +300,7 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* per-CPU map values are padded to 8 bytes per CPU */
 	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
 	c->fds = malloc(sizeof(int) * nr_counters(c));
-	c->listed = calloc(c->ncpus, sizeof(*c->listed));
-	if (!c->percpu_buf || !c->fds || !c->listed) {
+	if (!c->percpu_buf || !c->fds) {
 		snprintf(err, errlen, "out of memory");
 		ret = -ENOMEM;
 		goto fail;
@@ -455,39 +453,38 @@ static int read_all_tasks(struct collector *c, struct snapshot *snap)
 static int read_tasks(struct collector *c, struct snapshot *snap)
 {
 	int fd = bpf_map__fd(c->skel->maps.tasks);
-	size_t listed = 0;
 	bool overflow = false;
+	int ret = 0;
 
-	/*
-	 * Emptied for its next epoch as it is read. Only a task's end can be
-	 * listed in a half after its flip (the free runs where the flush
-	 * cannot wait for it); such a key lands in the list's next use, or
-	 * the check for tasks gone unnoticed ends the task.
-	 */
-	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		__u32 nr = __atomic_exchange_n(&c->changes[cpu * 2 + snap->half].nr, 0,
-					       __ATOMIC_ACQ_REL);
-
-		overflow |= nr > CHANGE_LIST_LEN;
-		c->listed[cpu] = nr;
-		listed += nr;
-	}
-	if (overflow)
-		return read_all_tasks(c, snap);
-	if (snapshot__reserve(snap, listed))
-		return -ENOMEM;
 	snap->nr = 0;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		const struct change_list *l = &c->changes[cpu * 2 + snap->half];
+		struct change_list *l = &c->changes[cpu * 2 + snap->half];
+		/*
+		 * Emptied for its next epoch as it is read, every list whatever
+		 * happens. Only a task's end can be listed in a half after its
+		 * flip (the free runs where the flush cannot wait for it); such
+		 * a key lands in the list's next use, or the check for tasks
+		 * gone unnoticed ends the task.
+		 */
+		__u32 nr = __atomic_exchange_n(&l->nr, 0, __ATOMIC_ACQ_REL);
 
-		for (__u32 i = 0; i < c->listed[cpu]; i++) {
+		overflow |= nr > CHANGE_LIST_LEN;
+		if (overflow || ret)
+			continue;
+		if (snapshot__reserve(snap, snap->nr + nr)) {
+			ret = -ENOMEM;
+			continue;
+		}
+		for (__u32 i = 0; i < nr; i++) {
 			snap->keys[snap->nr] = l->keys[i];
 			/* ENOENT: listed again after the loader freed it */
 			if (!bpf_map_lookup_elem(fd, &l->keys[i], &snap->vals[snap->nr]))
 				snap->nr++;
 		}
 	}
-	return 0;
+	if (ret)
+		return ret;
+	return overflow ? read_all_tasks(c, snap) : 0;
 }
 
 /*
@@ -568,7 +565,6 @@ void collector__free(struct collector *c)
 				close(c->fds[i]);
 	}
 	free(c->fds);
-	free(c->listed);
 	free(c->percpu_buf);
 	free(c);
 }
