@@ -119,22 +119,29 @@ static size_t grown(size_t cap, size_t need)
 	return n;
 }
 
-/* Grow two arrays of *cap elements each to hold need. */
-static int reserve2(void **a, size_t asize, void **b, size_t bsize, size_t *cap, size_t need)
+/* Resize the array whose pointer is at pp to n elements of size bytes.
+ * The pointer is copied, not cast, so any element type will do. */
+static int resize(void *pp, size_t n, size_t size)
+{
+	void *p;
+
+	memcpy(&p, pp, sizeof(p));
+	p = realloc(p, n * size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(pp, &p, sizeof(p));
+	return 0;
+}
+
+/* Grow two arrays (their pointers at pa, pb) sharing *cap to hold need. */
+static int reserve2(void *pa, size_t asize, void *pb, size_t bsize, size_t *cap, size_t need)
 {
 	size_t n = grown(*cap, need);
-	void *p;
 
 	if (need <= *cap)
 		return 0;
-	p = realloc(*a, n * asize);
-	if (!p)
+	if (resize(pa, n, asize) || resize(pb, n, bsize))
 		return -ENOMEM;
-	*a = p;
-	p = realloc(*b, n * bsize);
-	if (!p)
-		return -ENOMEM;
-	*b = p;
 	*cap = n;
 	return 0;
 }
@@ -143,11 +150,9 @@ static int add_key(struct task_key **list, size_t *nr, size_t *cap, const struct
 {
 	if (*nr == *cap) {
 		size_t n = grown(*cap, *nr + 1);
-		struct task_key *p = realloc(*list, n * sizeof(*p));
 
-		if (!p)
+		if (resize(list, n, sizeof(**list)))
 			return -ENOMEM;
-		*list = p;
 		*cap = n;
 	}
 	(*list)[(*nr)++] = *k;
@@ -156,14 +161,9 @@ static int add_key(struct task_key **list, size_t *nr, size_t *cap, const struct
 
 static int add_gone(struct tracker *t, const struct task_key *k, __u64 exit_ns)
 {
-	void *gone = t->gone, *exits = t->gone_exit;
-	int ret = reserve2(&gone, sizeof(*t->gone), &exits, sizeof(*t->gone_exit), &t->gone_cap,
-			   t->nr_gone + 1);
-
-	t->gone = gone;
-	t->gone_exit = exits;
-	if (ret)
-		return ret;
+	if (reserve2(&t->gone, sizeof(*t->gone), &t->gone_exit, sizeof(*t->gone_exit),
+		     &t->gone_cap, t->nr_gone + 1))
+		return -ENOMEM;
 	t->gone_exit[t->nr_gone] = exit_ns;
 	t->gone[t->nr_gone++] = *k;
 	return 0;
@@ -175,16 +175,9 @@ static size_t new_slot(struct tracker *t)
 {
 	if (t->nr_free)
 		return t->free_slots[--t->nr_free];
-	if (t->vals_used == t->vals_cap) {
-		void *vals = t->vals, *free_slots = t->free_slots;
-		int ret = reserve2(&vals, sizeof(*t->vals), &free_slots, sizeof(*t->free_slots),
-				   &t->vals_cap, t->vals_used + 1);
-
-		t->vals = vals;
-		t->free_slots = free_slots;
-		if (ret)
-			return SIZE_MAX;
-	}
+	if (reserve2(&t->vals, sizeof(*t->vals), &t->free_slots, sizeof(*t->free_slots),
+		     &t->vals_cap, t->vals_used + 1))
+		return SIZE_MAX;
 	return t->vals_used++;
 }
 
@@ -211,6 +204,7 @@ static void drop(struct tracker *t, size_t i)
 {
 	t->free_slots[t->nr_free++] = t->tasks[i].slot;
 	t->tasks[i].slot = DEAD;
+	t->nr_dead++;
 }
 
 /* What to remember of a task: all but the accumulators as read now, the
@@ -303,12 +297,16 @@ static int finish_ended(struct tracker *t, size_t nr_before, int half, __u64 fli
 	return 0;
 }
 
-/* The list without dropped tasks, with the added ones (both sorted). */
+/* The list without dropped tasks, with the added ones (both sorted); as
+ * it was when neither changed, most intervals. */
 static void merge(struct tracker *t, size_t nr_added)
 {
 	struct tracked *out = t->spare;
 	size_t n = 0, a = 0;
 
+	if (!t->nr_dead && !nr_added)
+		return;
+	t->nr_dead = 0;
 	for (size_t i = 0; i < t->nr || a < nr_added;) {
 		if (i < t->nr && t->tasks[i].slot == DEAD) {
 			i++;
@@ -322,6 +320,15 @@ static void merge(struct tracker *t, size_t nr_added)
 	t->spare = t->tasks;
 	t->tasks = out;
 	t->nr = n;
+}
+
+int tracker__end(struct tracker *t, size_t i, __u64 now_ns)
+{
+	struct task_val *v = tracker__val(t, i);
+
+	v->exited = 1;
+	v->exit_ns = now_ns;
+	return add_key(&t->ended, &t->nr_ended, &t->ended_cap, &t->tasks[i].key);
 }
 
 static int prefix_cmp(const struct task_key *a, const struct task_key *b)
@@ -347,26 +354,11 @@ static int mark_left_cgroups(struct tracker *t)
 		pos = find(t, &first);
 		for (size_t i = pos >= 0 ? pos : -pos - 1;
 		     i < t->nr && !prefix_cmp(&t->tasks[i].key, &t->gone[g]); i++) {
-			struct task_val *v = tracker__val(t, i);
-
-			if (v->exited)
-				continue;
-			v->exited = 1;
-			v->exit_ns = t->gone_exit[g];
-			if (add_key(&t->ended, &t->nr_ended, &t->ended_cap, &t->tasks[i].key))
+			if (!tracker__val(t, i)->exited && tracker__end(t, i, t->gone_exit[g]))
 				return -ENOMEM;
 		}
 	}
 	return 0;
-}
-
-int tracker__end(struct tracker *t, size_t i, __u64 now_ns)
-{
-	struct task_val *v = tracker__val(t, i);
-
-	v->exited = 1;
-	v->exit_ns = now_ns;
-	return add_key(&t->ended, &t->nr_ended, &t->ended_cap, &t->tasks[i].key);
 }
 
 static void report_buckets(struct tracker *t, const struct snapshot *cur, int ncpus, int h,
@@ -388,25 +380,14 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 	int h = cur->half & 1;
 	bool report = t->primed;
 	size_t nr_added = 0, nr_ended = t->nr_ended;
-	void *a, *b;
-	int ret;
 
 	out->nr = 0;
 	t->nr_gone = 0;
-	a = t->tasks;
-	b = t->spare;
-	ret = reserve2(&a, sizeof(*t->tasks), &b, sizeof(*t->spare), &t->cap, t->nr + cur->nr);
-	t->tasks = a;
-	t->spare = b;
-	if (ret)
-		return ret;
-	a = t->order;
-	b = t->added;
-	ret = reserve2(&a, sizeof(*t->order), &b, sizeof(*t->added), &t->scratch_cap, cur->nr);
-	t->order = a;
-	t->added = b;
-	if (ret)
-		return ret;
+	if (reserve2(&t->tasks, sizeof(*t->tasks), &t->spare, sizeof(*t->spare), &t->cap,
+		     t->nr + cur->nr) ||
+	    reserve2(&t->order, sizeof(*t->order), &t->added, sizeof(*t->added), &t->scratch_cap,
+		     cur->nr))
+		return -ENOMEM;
 	for (size_t k = 0; k < cur->nr; k++)
 		t->order[k] = k;
 	if (cur->nr)

@@ -36,6 +36,7 @@ struct tracker {
 	/* private to tracker.c */
 	size_t cap;		/* of tasks and spare */
 	struct tracked *spare;	/* the next list, built by a merge */
+	size_t nr_dead;		/* dropped from the list since the last merge */
 	size_t vals_cap;
 	size_t vals_used;	/* slots handed out; freed ones are reused */
 	size_t *free_slots;
