@@ -55,8 +55,8 @@ static void measure_self(struct live *l)
  * never freed. Mark remembered tasks that no longer exist as ended; the
  * next update reports them a last time and frees their entries. A race
  * with the flip can also leave a task's end unlisted (see read_tasks in
- * collector.c): this finds it too. Only in
- * the initial PID namespace, where the kernel's task ids are ours.
+ * collector.c): this finds it too. Only in the initial PID namespace,
+ * where the kernel's task ids are ours.
  */
 static int sweep_dead(struct live *l)
 {
