@@ -52,7 +52,11 @@ one_run() {
 	[ "$n" -eq 0 ] || start_threads "$n" 0
 	# from the interval after the one the threads started in
 	first=$(($(intervals) + 2))
-	while [ "$(intervals)" -lt $((first + INTERVALS - 1)) ]; do sleep 0.2; done
+	while [ "$(intervals)" -lt $((first + INTERVALS - 1)) ]; do
+		kill -0 "$tdtop_pid" 2>/dev/null ||
+			{ echo "$NAME: $t ended early: $(cat "$tmp/err")" >&2; exit 1; }
+		sleep 0.2
+	done
 	stop_tdtop
 	stop_threads
 	grep '"type":"interval"' "$tmp/out" | sed -n "${first},$((first + INTERVALS - 1))p" |
