@@ -32,7 +32,7 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 	-Wpointer-arith -Wwrite-strings -Wno-unused-parameter
 CFLAGS ?=
 CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSION)"' \
-	-I$(OUT) -Isrc -MMD -MP
+	-I$(OUT) -Isrc -Ibpf -MMD -MP
 # libbpf needs libelf and zlib; zlib also compresses recordings
 LIB_LDLIBS := -ljansson -lncursesw -lmicrohttpd -lz -lm
 LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
@@ -43,13 +43,18 @@ LDLIBS += -ltinfo
 endif
 
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(ARCH) \
-	-Ivmlinux/$(ARCH) -Isrc
+	-Ivmlinux/$(ARCH) -Ibpf
 
-# Files that talk to the kernel through the BPF skeleton, and main; everything
-# else is pure and linked into the unit tests too.
-KERNEL_SRCS := src/collector.c src/live.c src/startup.c src/main.c
-LIB_SRCS := $(filter-out $(KERNEL_SRCS),$(wildcard src/*.c))
+# Files that talk to the kernel through the BPF skeleton, and the commands;
+# everything else is pure and linked into the unit tests too.
+KERNEL_SRCS := src/measure/collector.c src/measure/live.c src/startup.c src/main.c
+LIB_SRCS := $(filter-out $(KERNEL_SRCS),$(wildcard src/*.c src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(OUT)/%.o)
+# ar keeps members by file name: two sources with one name would drop one
+DUP_NAMES := $(shell printf '%s\n' $(notdir $(LIB_SRCS)) | sort | uniq -d)
+ifneq ($(DUP_NAMES),)
+$(error Two sources in src/ share a file name: $(DUP_NAMES))
+endif
 KERNEL_OBJS := $(KERNEL_SRCS:src/%.c=$(OUT)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(OUT)/unit/%.o)
@@ -86,7 +91,7 @@ define bpf_skel
 	$(Q)$(BPFTOOL) gen skeleton $< name $(1) > $@
 endef
 
-$(OUT)/tdtop.bpf.o: bpf/tdtop.bpf.c src/tdtop.h | $(OUT)
+$(OUT)/tdtop.bpf.o: bpf/tdtop.bpf.c bpf/tdtop_abi.h | $(OUT)
 	$(bpf_obj)
 
 $(OUT)/tdtop.skel.h: $(OUT)/tdtop.bpf.o
@@ -96,6 +101,7 @@ $(KERNEL_OBJS): $(OUT)/tdtop.skel.h
 
 $(OUT)/%.o: src/%.c | $(OUT)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(OUT)/libtdtop.a: $(LIB_OBJS)
@@ -124,7 +130,7 @@ helpers: $(HELPERS)
 $(OUT)/bench:
 	$(Q)mkdir -p $@
 
-$(OUT)/bench/charge_cost.bpf.o: bench/charge_cost.bpf.c bpf/tdtop.bpf.c src/tdtop.h | $(OUT)/bench
+$(OUT)/bench/charge_cost.bpf.o: bench/charge_cost.bpf.c bpf/tdtop.bpf.c bpf/tdtop_abi.h | $(OUT)/bench
 	$(bpf_obj)
 
 $(OUT)/bench/charge_cost.skel.h: $(OUT)/bench/charge_cost.bpf.o

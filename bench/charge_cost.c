@@ -19,7 +19,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "tdtop.h"
+#include "tdtop_abi.h"
 #include "charge_cost.skel.h"
 
 #define NR_EVENTS 3

@@ -8,7 +8,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include "tdtop.h"
+#include "tdtop_abi.h"
 
 #define PF_IDLE 0x00000002
 #define TASK_DEAD 0x00000080

@@ -11,20 +11,20 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "aggregate.h"
-#include "live.h"
-#include "discover.h"
-#include "exporter.h"
-#include "events.h"
+#include "rows/aggregate.h"
+#include "measure/live.h"
+#include "pmu/discover.h"
+#include "exporter/exporter.h"
+#include "pmu/events.h"
 #include "options.h"
-#include "output.h"
-#include "pipeline.h"
-#include "privs.h"
-#include "recmeta.h"
-#include "record.h"
+#include "output/output.h"
+#include "rows/pipeline.h"
+#include "measure/privs.h"
+#include "record/recmeta.h"
+#include "record/record.h"
 #include "report.h"
 #include "startup.h"
-#include "tui.h"
+#include "tui/tui.h"
 
 static volatile sig_atomic_t stop;
 

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "aggregate.h"
-#include "output.h"
+#include "rows/aggregate.h"
+#include "output/output.h"
 
 #define MAX_PIDS 1024
 /* Without TopDown and without -e: cycles and instructions where they can

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <stdio.h>
 #include <string.h>
-#include "diff.h"
-#include "recmeta.h"
-#include "record.h"
+#include "record/diff.h"
+#include "record/recmeta.h"
+#include "record/record.h"
 #include "report.h"
-#include "tui.h"
+#include "tui/tui.h"
 
 struct replay {
 	struct rec_header h;

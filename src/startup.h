@@ -7,11 +7,11 @@
 #ifndef __TDTOP_STARTUP_H
 #define __TDTOP_STARTUP_H
 
-#include "cgroup.h"
-#include "discover.h"
-#include "live.h"
+#include "cgroup/cgroupfs.h"
+#include "pmu/discover.h"
+#include "measure/live.h"
 #include "options.h"
-#include "pipeline.h"
+#include "rows/pipeline.h"
 
 /* The cgroup tree as aggregation sees it, when rows involve cgroups. */
 struct cgroups {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cgroup_names.h"
+#include "cgroup/names.h"
 
 #define NAME_MAX_LEN 8192
 

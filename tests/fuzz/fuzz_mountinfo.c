@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cgroup.h"
+#include "cgroup/cgroupfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

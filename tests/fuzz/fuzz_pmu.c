@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "aggregate.h"
-#include "record.h"
+#include "rows/aggregate.h"
+#include "record/record.h"
 
 /* Enough to exercise every path without slow inputs dominating. */
 #define MAX_KEPT 32

@@ -10,13 +10,13 @@ cd "$(dirname "$0")/../.."
 secs=${1:-20}
 clang=${CLANG:-clang}
 out=.output/fuzz
-srcs="src/errmsg.c src/record_cgroup.c src/record_codec.c src/record_header.c src/record_read.c
-      src/record_src.c src/record_write.c src/sample.c src/topdown.c"
+srcs="src/util/errmsg.c src/record/cgroup_table.c src/record/codec.c src/record/header.c
+      src/record/read.c src/record/source.c src/record/write.c src/rows/sample.c src/pmu/topdown.c"
 mkdir -p "$out"
 
 # shellcheck disable=SC2086
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"fuzz"' -Isrc \
+	-std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"fuzz"' -Isrc -Ibpf \
 	tests/fuzz/fuzz_record.c $srcs -ljansson -lz -lm -o "$out/fuzz_record" \
 	>"$out/fuzz_record.build.log" 2>&1; then
 	echo "FAIL fuzz_record: build failed, see $out/fuzz_record.build.log"

@@ -18,20 +18,20 @@ clang=${CLANG:-clang}
 out=.output/fuzz-all
 obj=$out/obj
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
-cflags=(-g -O1 -std=gnu11 -D_GNU_SOURCE '-DTDTOP_VERSION="fuzz"' -Isrc)
+cflags=(-g -O1 -std=gnu11 -D_GNU_SOURCE '-DTDTOP_VERSION="fuzz"' -Isrc -Ibpf)
 # the sources that talk to the kernel, and main, are not parsers
-kernel="src/collector.c src/live.c src/startup.c src/main.c"
+kernel="src/measure/collector.c src/measure/live.c src/startup.c src/main.c"
 mkdir -p "$obj"
 
 command -v "$clang" >/dev/null || { echo "FAIL fuzz: $clang not found"; exit 2; }
 
 # Compile a source when it or any header is newer than its object, a few
 # at a time.
-newest_header=$(ls -t src/*.h | head -n 1)
+newest_header=$(ls -t src/*.h src/*/*.h bpf/*.h | head -n 1)
 objs=()
 pids=()
 : >"$out/build.log"
-for src in src/*.c; do
+for src in src/*.c src/*/*.c; do
 	case " $kernel " in *" $src "*) continue ;; esac
 	o=$obj/$(basename "${src%.c}").o
 	objs+=("$o")

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Rows from task deltas: process rollup, thread rows, filter, sort, top. */
 #include <stdlib.h>
-#include "aggregate.h"
-#include "metrics.h"
-#include "pipeline.h"
+#include "rows/aggregate.h"
+#include "rows/metrics.h"
+#include "rows/pipeline.h"
 #include "test.h"
 
 static const char *const names[] = { "cpu-clock", "context-switches" };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cgroup.h"
+#include "cgroup/cgroupfs.h"
 #include "test.h"
 
 #define MI "../fixtures/mountinfo/"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Recognising units, containers and pods in real-world cgroup path shapes
  * (systemd, Docker, containerd, CRI-O, Podman, kubelet's two drivers). */
-#include "cgroup_names.h"
+#include "cgroup/names.h"
 #include "test.h"
 
 #define CID "3f2a1b9c8d7e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90"

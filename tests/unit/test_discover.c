@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "discover.h"
-#include "metrics.h"
+#include "pmu/discover.h"
+#include "rows/metrics.h"
 #include "test.h"
 
 #define FX(name) "../fixtures/sysfs/" name

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "events.h"
+#include "pmu/events.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"

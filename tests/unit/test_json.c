@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include "json.h"
+#include "util/json.h"
 #include "test.h"
 
 /* ---- a strict JSON validator that also decodes strings ---- */

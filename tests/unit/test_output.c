@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
-#include "format.h"
-#include "output.h"
+#include "util/format.h"
+#include "output/output.h"
 #include "test.h"
 
 /* ---- helpers ---- */

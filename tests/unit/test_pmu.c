@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
-#include "metrics.h"
-#include "prom.h"
+#include "rows/metrics.h"
+#include "exporter/prom.h"
 #include "test.h"
 
 /* ---- handmade intervals ---- */

@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "aggregate.h"
-#include "record.h"
+#include "rows/aggregate.h"
+#include "record/record.h"
 #include "test.h"
 
 #define FIXTURES "../fixtures/recordings/"

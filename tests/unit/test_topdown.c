@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include "test.h"
-#include "topdown.h"
+#include "pmu/topdown.h"
 
 #define EPS 1e-12
 

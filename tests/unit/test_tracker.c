@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 #include "test.h"
-#include "tracker.h"
+#include "measure/tracker.h"
 
 #define SEC_NS 1000000000ULL
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "test.h"
-#include "tui_draw.h"
+#include "tui/draw.h"
 
 static const char *const names3[] = { "cpu-clock", "context-switches", "page-faults" };
 

@@ -3,7 +3,7 @@
 #include <curses.h>
 #include <string.h>
 #include "test.h"
-#include "tui_keys.h"
+#include "tui/keys.h"
 
 static const char *const names3[] = { "cpu-clock", "context-switches", "page-faults" };
 

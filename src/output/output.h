@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Batch outputs: one struct interval at a time as plain text, JSON Lines
+ * or CSV, flushed after every interval so pipes see it at once.
+ */
+#ifndef __TDTOP_OUTPUT_H
+#define __TDTOP_OUTPUT_H
+
+#include <stdio.h>
+#include "rows/model.h"
+
+enum output_format {
+	OUTPUT_TEXT,
+	OUTPUT_JSON,
+	OUTPUT_CSV,
+};
+
+struct output;
+struct json_writer;
+
+/* A writer of *fmt* to *f* (not closed by output__free()). NULL on ENOMEM. */
+struct output *output__new(enum output_format fmt, FILE *f);
+
+/*
+ * Write one interval: its header (text), interval object (JSON) or, the
+ * first time, the column header (CSV), then iv->rows in their order.
+ * Returns -1 when writing failed (e.g. EPIPE, ENOSPC), else 0.
+ */
+int output__interval(struct output *o, const struct interval *iv);
+
+/* Accepts NULL. */
+void output__free(struct output *o);
+
+/* "text", "json" or "csv" into *fmt*: 0, else -1. */
+int output_format_parse(const char *s, enum output_format *fmt);
+
+/*
+ * The per-format writers behind output__interval(); they do not flush.
+ * *csv_columns* holds the event count of the CSV header written last, -1
+ * before the first: a header is (re)written when the event set differs.
+ */
+int output_text_write(FILE *f, const struct interval *iv);
+int output_json_write(struct json_writer *w, const struct interval *iv);
+int output_csv_write(FILE *f, const struct interval *iv, int *csv_columns);
+
+#endif /* __TDTOP_OUTPUT_H */

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * -e parsing: perf-style names (software, generic hardware, raw rNNNN and
+ * pmu/.../ from sysfs) into event_spec entries, and --list-events.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/errmsg.h"
+#include "pmu/events.h"
+#include "pmu/pmu.h"
+
+#define MSG_LEN 256
+
+struct named_event {
+	const char *name; /* canonical spelling */
+	const char *alias;
+	__u64 config;
+};
+
+/* Sorted by name: --list-events prints them in this order. */
+static const struct named_event sw_events[] = {
+	{ "context-switches", "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-clock", NULL, PERF_COUNT_SW_CPU_CLOCK },
+	{ "cpu-migrations", "migrations", PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "major-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "minor-faults", NULL, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "page-faults", "faults", PERF_COUNT_SW_PAGE_FAULTS },
+	{ "task-clock", NULL, PERF_COUNT_SW_TASK_CLOCK },
+};
+
+static const struct named_event hw_events[] = {
+	{ "branch-misses", NULL, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "branches", "branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "bus-cycles", NULL, PERF_COUNT_HW_BUS_CYCLES },
+	{ "cache-misses", NULL, PERF_COUNT_HW_CACHE_MISSES },
+	{ "cache-references", NULL, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cycles", "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", NULL, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "ref-cycles", NULL, PERF_COUNT_HW_REF_CPU_CYCLES },
+	{ "stalled-cycles-backend", NULL, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "stalled-cycles-frontend", NULL, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+static void spec_init(struct event_spec *e, const char *name, __u32 type)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->type = type;
+	e->scale = 1.0;
+}
+
+static const struct named_event *find_named(const struct named_event *tab, size_t n,
+					    const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(tab[i].name, name) || (tab[i].alias && !strcmp(tab[i].alias, name)))
+			return &tab[i];
+	return NULL;
+}
+
+/* "r" and 1-16 hex digits: the core PMU's config, as perf spells it. */
+static int parse_raw(const char *name, struct event_spec *e, char *err, size_t errlen)
+{
+	size_t n = strlen(name);
+	__u64 v = 0;
+
+	if (n < 2 || name[0] != 'r')
+		return 1;
+	for (size_t i = 1; i < n; i++)
+		if (!isxdigit((unsigned char)name[i]))
+			return 1;
+	for (size_t i = 1; i < n; i++) {
+		char c = tolower((unsigned char)name[i]);
+
+		if (v >> 60)
+			return errmsg(err, errlen, -1, "raw event '%s' does not fit in 64 bits", name);
+		v = v << 4 | (__u64)(isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+	}
+	spec_init(e, name, PERF_TYPE_RAW);
+	e->config = v;
+	return 0;
+}
+
+/* For "foo" that is an alias on some PMU: "cpu/foo/", else "". */
+static void pmu_hint(const char *root, const char *name, char *buf, size_t len)
+{
+	char **pmus;
+	char alias[8];
+
+	buf[0] = '\0';
+	if (!pmu_name_valid(name))
+		return;
+	pmus = pmu_list(root);
+	for (char **p = pmus; p && *p; p++) {
+		/* A too-long alias (-E2BIG) still proves the file exists. */
+		int ret = pmu_read_alias(root, *p, name, alias, sizeof(alias), NULL, 0);
+
+		if (!ret || ret == -E2BIG) {
+			snprintf(buf, len, "%s/%s/", *p, name);
+			break;
+		}
+	}
+	pmu_names_free(pmus);
+}
+
+/*
+ * Expand an alias of *pmu* into *cfg*. "name=?" terms in it must be given
+ * by the user (perf's rule), so they are checked against *user* here and
+ * filled in when the user's terms are applied afterwards.
+ */
+static int apply_alias(const char *root, const char *pmu, const char *alias,
+		       const struct pmu_term *user, int nr_user, __u64 cfg[NR_PMU_FIELDS],
+		       char *err, size_t errlen)
+{
+	struct pmu_term terms[PMU_MAX_TERMS];
+	char str[PMU_ALIAS_LEN];
+	char msg[MSG_LEN];
+	int nr;
+
+	if (pmu_read_alias(root, pmu, alias, str, sizeof(str), msg, sizeof(msg)))
+		return errmsg(err, errlen, -1, "%s", msg);
+	nr = pmu_terms_parse(str, terms, PMU_MAX_TERMS, msg, sizeof(msg));
+	if (nr < 0)
+		return errmsg(err, errlen, -1, "bad sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
+	for (int i = 0; i < nr; i++) {
+		bool given = false;
+
+		if (!terms[i].placeholder)
+			continue;
+		for (int j = 0; j < nr_user; j++)
+			given |= user[j].has_val && !strcmp(user[j].name, terms[i].name);
+		if (!given)
+			return errmsg(err, errlen, -1,
+				    "%s/%s/ needs a value for '%s' ('%s'); write %s/%s,%s=N/", pmu,
+				    alias, terms[i].name, str, pmu, alias, terms[i].name);
+		/* Drop it: the user's term sets the field. */
+		memmove(&terms[i], &terms[i + 1], (nr - i - 1) * sizeof(terms[0]));
+		nr--;
+		i--;
+	}
+	if (pmu_terms_apply(root, pmu, terms, nr, cfg, msg, sizeof(msg)))
+		return errmsg(err, errlen, -1, "sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
+	return 0;
+}
+
+/* pmu/body/ with body "alias", "term=val,...", or "alias,term=val,...". */
+static int parse_pmu_event(const char *root, const char *name, struct event_spec *e, char *err,
+			   size_t errlen)
+{
+	struct pmu_term terms[PMU_MAX_TERMS];
+	const struct pmu_term *alias = NULL;
+	char pmu[PMU_NAME_LEN], body[EVENT_NAME_LEN];
+	const char *s1 = strchr(name, '/');
+	const char *s2 = strchr(s1 + 1, '/');
+	__u64 cfg[NR_PMU_FIELDS] = { 0 };
+	char msg[MSG_LEN];
+	__u32 type;
+	int nr;
+
+	if (s1 == name || (size_t)(s1 - name) >= sizeof(pmu))
+		return errmsg(err, errlen, -1, "bad PMU name in '%s'", name);
+	memcpy(pmu, name, s1 - name);
+	pmu[s1 - name] = '\0';
+	if (!pmu_name_valid(pmu))
+		return errmsg(err, errlen, -1, "bad PMU name '%s' in '%s'", pmu, name);
+	if (!s2)
+		return errmsg(err, errlen, -1, "missing closing '/' in '%s'", name);
+	if (strchr(s2 + 1, '/'))
+		return errmsg(err, errlen, -1, "unexpected '/' in '%s'", name);
+	if (s2[1])
+		return errmsg(err, errlen, -1, "modifiers ('%s') are not supported in '%s'", s2 + 1,
+			    name);
+	if (s2 == s1 + 1)
+		return errmsg(err, errlen, -1, "no event or terms between the slashes in '%s'", name);
+	memcpy(body, s1 + 1, s2 - s1 - 1);
+	body[s2 - s1 - 1] = '\0';
+
+	if (!pmu_exists(root, pmu))
+		return errmsg(err, errlen, -1, "unknown PMU '%s' in '%s' (see tdtop --list-events)", pmu,
+			    name);
+	if (pmu_read_type(root, pmu, &type, msg, sizeof(msg)))
+		return errmsg(err, errlen, -1, "%s", msg);
+
+	nr = pmu_terms_parse(body, terms, PMU_MAX_TERMS, msg, sizeof(msg));
+	if (nr < 0)
+		return errmsg(err, errlen, -1, "bad event '%s': %s", name, msg);
+
+	/* A bare word naming an events/ file is the alias; perf's rule too. */
+	for (int i = 0; i < nr; i++) {
+		char tmp[8];
+		int ret;
+
+		if (terms[i].has_val)
+			continue;
+		ret = pmu_read_alias(root, pmu, terms[i].name, tmp, sizeof(tmp), NULL, 0);
+		if (ret && ret != -E2BIG)
+			continue;
+		if (alias)
+			return errmsg(err, errlen, -1, "'%s' names two events: '%s' and '%s'", name,
+				    alias->name, terms[i].name);
+		alias = &terms[i];
+	}
+
+	spec_init(e, name, type);
+	if (alias) {
+		if (apply_alias(root, pmu, alias->name, terms, nr, cfg, err, errlen))
+			return -1;
+		if (pmu_read_scale(root, pmu, alias->name, &e->scale, msg, sizeof(msg)) ||
+		    pmu_read_unit(root, pmu, alias->name, e->unit, sizeof(e->unit), msg,
+				  sizeof(msg)))
+			return errmsg(err, errlen, -1, "%s", msg);
+	}
+	for (int i = 0; i < nr; i++) {
+		if (&terms[i] == alias)
+			continue;
+		if (pmu_terms_apply(root, pmu, &terms[i], 1, cfg, msg, sizeof(msg)))
+			return errmsg(err, errlen, -1, "bad event '%s': %s", name, msg);
+	}
+	e->config = cfg[PMU_CONFIG];
+	e->config1 = cfg[PMU_CONFIG1];
+	e->config2 = cfg[PMU_CONFIG2];
+	return 0;
+}
+
+static int resolve(const char *root, const char *name, struct event_spec *e, char *err,
+		   size_t errlen)
+{
+	const struct named_event *n;
+	char hint[EVENT_NAME_LEN + PMU_NAME_LEN + 4];
+	int ret;
+
+	if (strchr(name, '/'))
+		return parse_pmu_event(root, name, e, err, errlen);
+	n = find_named(sw_events, ARRAY_LEN(sw_events), name);
+	if (n) {
+		spec_init(e, n->name, PERF_TYPE_SOFTWARE);
+		e->config = n->config;
+		return 0;
+	}
+	n = find_named(hw_events, ARRAY_LEN(hw_events), name);
+	if (n) {
+		spec_init(e, n->name, PERF_TYPE_HARDWARE);
+		e->config = n->config;
+		return 0;
+	}
+	ret = parse_raw(name, e, err, errlen);
+	if (ret <= 0)
+		return ret;
+	if (strchr(name, ':'))
+		return errmsg(err, errlen, -1,
+			    "unknown event '%s': modifiers such as ':u' are not supported", name);
+	pmu_hint(root, name, hint, sizeof(hint));
+	if (hint[0])
+		return errmsg(err, errlen, -1, "unknown event '%s' (did you mean %s?)", name, hint);
+	return errmsg(err, errlen, -1, "unknown event '%s' (see tdtop --list-events)", name);
+}
+
+static int check_duplicate(const struct event_list *out, const struct event_spec *e, char *err,
+			   size_t errlen)
+{
+	for (int i = 0; i < out->nr; i++) {
+		const struct event_spec *o = &out->ev[i];
+
+		if (!strcmp(o->name, e->name))
+			return errmsg(err, errlen, -1, "event '%s' is listed twice", e->name);
+		if (o->type == e->type && o->config == e->config && o->config1 == e->config1 &&
+		    o->config2 == e->config2)
+			return errmsg(err, errlen, -1, "events '%s' and '%s' are the same event", o->name,
+				    e->name);
+	}
+	return 0;
+}
+
+/* The next element of *list* from **pos: up to a comma outside pmu/.../. */
+static void next_element(const char **pos, const char **start, size_t *len)
+{
+	const char *p = *pos;
+	int slashes = 0;
+
+	*start = p;
+	for (; *p; p++) {
+		if (*p == '/')
+			slashes++;
+		else if (*p == ',' && slashes % 2 == 0)
+			break;
+	}
+	*len = p - *start;
+	*pos = *p ? p + 1 : NULL;
+}
+
+static void trim(const char **s, size_t *len)
+{
+	while (*len && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+int events_parse(const char *sysfs_root, const char *list, struct event_list *out, char *err,
+		 size_t errlen)
+{
+	const char *pos = list;
+	int idx = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!list)
+		return errmsg(err, errlen, -1, "empty event list");
+	{
+		const char *s = list;
+		size_t n = strlen(list);
+
+		trim(&s, &n);
+		if (!n)
+			return errmsg(err, errlen, -1, "empty event list");
+	}
+
+	while (pos) {
+		char name[EVENT_NAME_LEN];
+		struct event_spec e;
+		const char *s;
+		size_t n;
+
+		next_element(&pos, &s, &n);
+		idx++;
+		trim(&s, &n);
+		if (!n)
+			return errmsg(err, errlen, -1, "empty event (element %d) in list '%.64s'", idx,
+				    list);
+		if (n >= sizeof(name))
+			return errmsg(err, errlen, -1,
+				    "event '%.24s...' is too long (at most %d characters)", s,
+				    EVENT_NAME_LEN - 1);
+		memcpy(name, s, n);
+		name[n] = '\0';
+		if (out->nr == MAX_EVENTS)
+			return errmsg(err, errlen, -1, "too many events: at most %d can be counted",
+				    MAX_EVENTS);
+		if (resolve(sysfs_root, name, &e, err, errlen))
+			return -1;
+		if (check_duplicate(out, &e, err, errlen))
+			return -1;
+		e.leader = out->nr;
+		e.pinned = false;
+		out->ev[out->nr++] = e;
+	}
+	return 0;
+}
+
+bool event_counts_in_place(const struct event_spec *e)
+{
+	if (e->type != PERF_TYPE_SOFTWARE)
+		return false;
+	switch (e->config) {
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool event_is_cpu_clock(const struct event_spec *e)
+{
+	return e->type == PERF_TYPE_SOFTWARE && e->config == PERF_COUNT_SW_CPU_CLOCK;
+}
+
+void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = e->type;
+	attr->config = e->config;
+	attr->config1 = e->config1;
+	attr->config2 = e->config2;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->pinned = e->pinned;
+}
+
+static void print_named(FILE *out, const struct named_event *tab, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (tab[i].alias)
+			fprintf(out, "  %-32s (alias: %s)\n", tab[i].name, tab[i].alias);
+		else
+			fprintf(out, "  %s\n", tab[i].name);
+	}
+}
+
+static void print_pmu_events(const char *root, const char *pmu, FILE *out)
+{
+	char **events = pmu_list_events(root, pmu);
+
+	for (char **ev = events; ev && *ev; ev++) {
+		char alias[PMU_ALIAS_LEN], unit[16], name[2 * PMU_NAME_LEN + 4];
+		double scale = 1.0;
+
+		snprintf(name, sizeof(name), "%s/%s/", pmu, *ev);
+		if (pmu_read_alias(root, pmu, *ev, alias, sizeof(alias), NULL, 0))
+			snprintf(alias, sizeof(alias), "(unreadable)");
+		fprintf(out, "  %-32s %s", name, alias);
+		if (!pmu_read_scale(root, pmu, *ev, &scale, NULL, 0) && scale != 1.0)
+			fprintf(out, "  (scale %g)", scale);
+		if (!pmu_read_unit(root, pmu, *ev, unit, sizeof(unit), NULL, 0) && unit[0])
+			fprintf(out, "  (unit %s)", unit);
+		fputc('\n', out);
+	}
+	pmu_names_free(events);
+}
+
+static void print_pmu_terms(const char *root, const char *pmu, FILE *out)
+{
+	char **terms = pmu_list_formats(root, pmu);
+
+	if (terms && terms[0]) {
+		char name[PMU_NAME_LEN + 2];
+
+		snprintf(name, sizeof(name), "%s/", pmu);
+		fprintf(out, "  %-32s", name);
+		for (char **t = terms; *t; t++)
+			fprintf(out, "%s%s", t == terms ? " " : ",", *t);
+		fputc('\n', out);
+	}
+	pmu_names_free(terms);
+}
+
+void events_print_list(const char *sysfs_root, FILE *out)
+{
+	char **pmus = pmu_list(sysfs_root);
+
+	fprintf(out, "Software events:\n");
+	print_named(out, sw_events, ARRAY_LEN(sw_events));
+
+	fprintf(out, "\nHardware events:\n");
+	if (pmu_have_core(sysfs_root)) {
+		print_named(out, hw_events, ARRAY_LEN(hw_events));
+		fprintf(out, "  %-32s raw config of the core PMU, in hex\n", "rNNNN");
+	} else {
+		fprintf(out, "  (no hardware PMU found)\n");
+	}
+
+	fprintf(out, "\nPMU events (%s/bus/event_source/devices):\n", sysfs_root);
+	if (!pmus)
+		fprintf(out, "  (none: cannot read the PMU directory)\n");
+	for (char **p = pmus; p && *p; p++)
+		print_pmu_events(sysfs_root, *p, out);
+
+	fprintf(out, "\nPMU terms, for pmu/term=value,.../:\n");
+	for (char **p = pmus; p && *p; p++)
+		print_pmu_terms(sysfs_root, *p, out);
+	pmu_names_free(pmus);
+}

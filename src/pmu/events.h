@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Turning perf-style event names (-e) into perf_event_attr settings:
+ * software and generic hardware names, raw rNNNN, and PMU events from
+ * sysfs (pmu/name/ or pmu/term=value,.../), whose events/ and format/
+ * files are parsed rather than copied into tables.
+ */
+#ifndef __TDTOP_EVENTS_H
+#define __TDTOP_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/perf_event.h>
+#include "tdtop_abi.h"
+
+#define EVENT_NAME_LEN 64
+
+struct event_spec {
+	char name[EVENT_NAME_LEN];	/* canonical spelling, used as output key */
+	__u32 type;			/* perf_event_attr.type */
+	__u64 config;
+	__u64 config1;
+	__u64 config2;
+	double scale;			/* sysfs <event>.scale, else 1.0 */
+	char unit[16];			/* sysfs <event>.unit, else "" */
+	int leader;			/* index of its group leader; own index if none */
+	bool pinned;
+};
+
+struct event_list {
+	int nr;
+	struct event_spec ev[MAX_EVENTS];
+};
+
+/*
+ * Parse a comma-separated list (commas inside pmu/.../ belong to the
+ * event). *sysfs_root* is "/sys" or a fixture tree. Returns 0, or -1 with
+ * a one-line message in *err* (e.g. "unknown event 'foo' (see --list-events)").
+ */
+int events_parse(const char *sysfs_root, const char *list, struct event_list *out,
+		 char *err, size_t errlen);
+
+/* The counting attr for one event: no sampling, inherit 0, enabled. */
+void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr);
+
+/*
+ * Whether the kernel adds to the event's count where it happens (faults,
+ * switches, migrations), so that the count in memory is always current;
+ * the clocks and hardware counters are only brought up to date by a read.
+ */
+bool event_counts_in_place(const struct event_spec *e);
+
+/* cpu-clock: on a CPU, its count is that CPU's time in ns, so it can time
+ * the slices itself instead of a second clock read. */
+bool event_is_cpu_clock(const struct event_spec *e);
+
+/* --list-events: every name events_parse() accepts on this machine. */
+void events_print_list(const char *sysfs_root, FILE *out);
+
+#endif /* __TDTOP_EVENTS_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "record/diff.h"
+#include "util/format.h"
+#include "util/json.h"
+#include "rows/metrics.h"
+
+static size_t hash(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int rehash(struct diff_table *t)
+{
+	size_t n = t->nr_slots ? t->nr_slots * 2 : 256;
+	size_t *slots = malloc(n * sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		slots[i] = SIZE_MAX;
+	for (size_t i = 0; i < t->nr; i++) {
+		size_t k = hash(t->e[i].key) & (n - 1);
+
+		while (slots[k] != SIZE_MAX)
+			k = (k + 1) & (n - 1);
+		slots[k] = i;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nr_slots = n;
+	return 0;
+}
+
+static struct diff_entry *lookup(struct diff_table *t, const char *key)
+{
+	size_t k;
+
+	if ((t->nr + 1) * 2 > t->nr_slots && rehash(t))
+		return NULL;
+	k = hash(key) & (t->nr_slots - 1);
+	for (; t->slots[k] != SIZE_MAX; k = (k + 1) & (t->nr_slots - 1))
+		if (!strcmp(t->e[t->slots[k]].key, key))
+			return &t->e[t->slots[k]];
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 128;
+		struct diff_entry *e = realloc(t->e, cap * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		t->e = e;
+		t->cap = cap;
+	}
+	memset(&t->e[t->nr], 0, sizeof(t->e[0]));
+	snprintf(t->e[t->nr].key, sizeof(t->e[0].key), "%s", key);
+	t->slots[k] = t->nr;
+	return &t->e[t->nr++];
+}
+
+int diff_table__add(struct diff_table *t, const char *key, int which, const struct row *r)
+{
+	struct diff_entry *e = lookup(t, key);
+	struct diff_side *s;
+
+	if (!e)
+		return -ENOMEM;
+	s = &e->side[which];
+	s->seen = true;
+	s->cpu_ns += r->cpu_ns;
+	for (int i = 0; i < MAX_EVENTS; i++) {
+		s->ev[i].count += r->ev[i].count;
+		s->ev[i].enabled += r->ev[i].enabled;
+		s->ev[i].running += r->ev[i].running;
+	}
+	return 0;
+}
+
+void diff_table__finish(struct diff_table *t, int which, const struct pipeline *p)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		struct diff_side *s = &t->e[i].side[which];
+
+		metrics_compute(s->ev, &p->cfg, p->scale, &s->td, &s->ipc);
+		if (!p->topdown)
+			s->td.valid = false;
+	}
+}
+
+static double abs_change(const struct diff_entry *e)
+{
+	return fabs((double)e->side[1].cpu_ns - (double)e->side[0].cpu_ns);
+}
+
+static int by_change(const void *a, const void *b)
+{
+	double x = abs_change(a), y = abs_change(b);
+
+	if (x != y)
+		return x < y ? 1 : -1;
+	return strcmp(((const struct diff_entry *)a)->key, ((const struct diff_entry *)b)->key);
+}
+
+static double frac(const struct diff_side *s, int field)
+{
+	return s->seen && s->td.valid ? td_field_value(&s->td, field) : NAN;
+}
+
+static double slots(const struct diff_side *s)
+{
+	return s->seen && s->td.valid ? s->td.slots : NAN;
+}
+
+static bool shown(int field, int level)
+{
+	return td_fields[field].level && td_fields[field].level <= level;
+}
+
+static void print_json(const struct diff_table *t, int level, struct json_writer *w)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct diff_entry *e = &t->e[i];
+
+		json__begin_object(w);
+		json__key(w, "type");
+		json__string(w, "diff");
+		json__key(w, "key");
+		json__string(w, e->key);
+		for (int side = 0; side < 2; side++) {
+			const struct diff_side *s = &e->side[side];
+
+			json__key(w, side ? "after" : "before");
+			if (!s->seen) {
+				json__null(w);
+				continue;
+			}
+			json__begin_object(w);
+			json__key(w, "cpu_ns");
+			json__uint(w, s->cpu_ns);
+			if (t->topdown) {
+				json__key(w, "slots");
+				json__double(w, isnan(slots(s)) ? NAN : round(slots(s)));
+				for (int f = 0; f < nr_td_fields; f++) {
+					if (!shown(f, level))
+						continue;
+					json__key(w, td_fields[f].key);
+					json__double(w, frac(s, f));
+				}
+			}
+			json__end_object(w);
+		}
+		json__key(w, "change");
+		json__begin_object(w);
+		json__key(w, "cpu_ns");
+		json__int(w, (long long)e->side[1].cpu_ns - (long long)e->side[0].cpu_ns);
+		if (t->topdown) {
+			json__key(w, "slots_ratio");
+			json__double(w, slots(&e->side[1]) / slots(&e->side[0]));
+			for (int f = 0; f < nr_td_fields; f++) {
+				if (!shown(f, level))
+					continue;
+				json__key(w, td_fields[f].key);
+				json__double(w, frac(&e->side[1], f) - frac(&e->side[0], f));
+			}
+		}
+		json__end_object(w);
+		json__end_object(w);
+		json__newline(w);
+	}
+}
+
+static void print_pp(FILE *f, double before, double after)
+{
+	if (isnan(before) || isnan(after))
+		fprintf(f, " %8s", "-");
+	else
+		fprintf(f, " %+7.1fpp", (after - before) * 100.0);
+}
+
+static void print_text(const struct diff_table *t, int level, bool csv, FILE *f)
+{
+	if (csv) {
+		fputs("key,cpu_ns_before,cpu_ns_after,slots_before,slots_after", f);
+		for (int k = 0; k < nr_td_fields && t->topdown; k++)
+			if (shown(k, level))
+				fprintf(f, ",%s_before,%s_after", td_fields[k].key, td_fields[k].key);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "%-24s %9s %9s", "COMMAND/CGROUP", "CPU s", "CPU s");
+		if (t->topdown) {
+			fprintf(f, " %8s", "SLOTS");
+			for (int k = 0; k < nr_td_fields; k++)
+				if (shown(k, level))
+					fprintf(f, " %9s", td_fields[k].label);
+		}
+		fprintf(f, "\n%-24s %9s %9s%s\n", "", "before", "after",
+			t->topdown ? "    ratio  (percentage points, after - before)" : "");
+	}
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct diff_entry *e = &t->e[i];
+		const struct diff_side *s0 = &e->side[0], *s1 = &e->side[1];
+
+		if (csv) {
+			char num[FMT_DOUBLE_LEN];
+
+			fmt_csv_field(f, e->key, strlen(e->key));
+			fprintf(f, ",%llu,%llu", (unsigned long long)s0->cpu_ns,
+				(unsigned long long)s1->cpu_ns);
+			fmt_double(num, sizeof(num), slots(s0));
+			fprintf(f, ",%s", isnan(slots(s0)) ? "" : num);
+			fmt_double(num, sizeof(num), slots(s1));
+			fprintf(f, ",%s", isnan(slots(s1)) ? "" : num);
+			for (int k = 0; k < nr_td_fields && t->topdown; k++) {
+				if (!shown(k, level))
+					continue;
+				for (int side = 0; side < 2; side++) {
+					double v = frac(&e->side[side], k);
+
+					fmt_double(num, sizeof(num), v);
+					fprintf(f, ",%s", isnan(v) ? "" : num);
+				}
+			}
+			fputc('\n', f);
+			continue;
+		}
+		char key[25];
+
+		fmt_comm_ascii(key, sizeof(key), e->key, strlen(e->key));
+		fprintf(f, "%-24s", key);
+		if (s0->seen)
+			fprintf(f, " %9.2f", s0->cpu_ns / 1e9);
+		else
+			fprintf(f, " %9s", "-");
+		if (s1->seen)
+			fprintf(f, " %9.2f", s1->cpu_ns / 1e9);
+		else
+			fprintf(f, " %9s", "-");
+		if (t->topdown) {
+			double r = slots(s1) / slots(s0);
+
+			if (isfinite(r))
+				fprintf(f, " %7.2fx", r);
+			else
+				fprintf(f, " %8s", "-");
+			for (int k = 0; k < nr_td_fields; k++)
+				if (shown(k, level))
+					print_pp(f, frac(s0, k), frac(s1, k));
+		}
+		fputc('\n', f);
+	}
+}
+
+int diff_table__print(struct diff_table *t, enum output_format fmt, int level, FILE *f)
+{
+	qsort(t->e, t->nr, sizeof(t->e[0]), by_change);
+	/* the order changed under the index: rebuild it for later lookups */
+	free(t->slots);
+	t->slots = NULL;
+	t->nr_slots = 0;
+	if (fmt == OUTPUT_JSON) {
+		struct json_writer *w = json__new(f);
+
+		if (!w)
+			return -1;
+		print_json(t, level, w);
+		json__free(w);
+	} else {
+		print_text(t, level, fmt == OUTPUT_CSV, f);
+	}
+	return fflush(f) || ferror(f) ? -1 : 0;
+}
+
+void diff_table__free(struct diff_table *t)
+{
+	free(t->e);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}

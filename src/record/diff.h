@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * tdtop report --diff BEFORE AFTER: each recording summed over its whole
+ * length per command name (or cgroup path: PIDs differ between runs),
+ * then the change of on-CPU time, slots and every TopDown category.
+ */
+#ifndef __TDTOP_DIFF_H
+#define __TDTOP_DIFF_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "rows/model.h"
+#include "output/output.h"
+#include "rows/pipeline.h"
+
+/* One key's sums over a whole recording. */
+struct diff_side {
+	bool seen;
+	__u64 cpu_ns;
+	struct delta ev[MAX_EVENTS];
+	struct td_result td;
+	double ipc;
+};
+
+struct diff_entry {
+	char key[256];		/* command name or cgroup path */
+	struct diff_side side[2];
+};
+
+struct diff_table {
+	size_t nr;
+	size_t cap;
+	struct diff_entry *e;
+	size_t *slots;		/* open addressing over e[], a power of two long */
+	size_t nr_slots;
+	bool topdown;		/* both sides have TopDown */
+};
+
+/* Add a row's deltas to *key*'s sums of side *which* (0 or 1). -ENOMEM. */
+int diff_table__add(struct diff_table *t, const char *key, int which, const struct row *r);
+
+/* Compute side *which*'s TopDown and IPC with the pipeline it was recorded with. */
+void diff_table__finish(struct diff_table *t, int which, const struct pipeline *p);
+
+/* Print the comparison, largest change of on-CPU time first. -1 on a write error. */
+int diff_table__print(struct diff_table *t, enum output_format fmt, int level, FILE *f);
+
+void diff_table__free(struct diff_table *t);
+
+#endif /* __TDTOP_DIFF_H */

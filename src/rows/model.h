@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * One interval's result as every output sees it: the collector (live) and
+ * the recording reader fill it, outputs only read it.
+ */
+#ifndef __TDTOP_MODEL_H
+#define __TDTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "tdtop_abi.h"
+#include "pmu/topdown.h"
+
+enum row_kind {
+	ROW_PROCESS,
+	ROW_THREAD,
+	ROW_CGROUP,
+};
+
+/* Deltas of one counter over the interval. */
+struct delta {
+	__u64 count;	/* raw, as read */
+	__u64 enabled;	/* ns the event was enabled */
+	__u64 running;	/* ns it was on the PMU */
+};
+
+struct row {
+	enum row_kind kind;
+	int pid;
+	int tid;		/* thread rows only; == pid for process rows */
+	char comm[TASK_COMM_LEN];
+	bool exited;		/* last report: the task (or process) is gone */
+	int nr_threads;		/* process rows: threads charged this interval;
+				 * cgroup rows: tasks, descendants' included */
+	__u64 cgroup_id;	/* cgroup mode: the row's (a process's: its first thread's) */
+	char *cgroup;		/* its path below the cgroup root, or NULL; owned by the row */
+	int depth;		/* cgroup rows: below the root (0) */
+	__u64 cpu_ns;
+	struct delta ev[MAX_EVENTS];
+	struct td_result td;	/* valid only when the interval is TopDown */
+	double ipc;		/* NAN when cycles/instructions are not counted */
+};
+
+struct interval {
+	double ts;		/* unix seconds at the end of the interval */
+	double interval_s;	/* measured length */
+	int ncpus;
+	int nr_events;
+	const char *const *event_names; /* nr_events canonical names */
+	struct delta totals[MAX_EVENTS];
+	struct delta idle[MAX_EVENTS];
+	struct delta lost[MAX_EVENTS];
+	__u64 total_cpu_ns;
+	__u64 idle_cpu_ns;
+	__u64 lost_cpu_ns;
+	__u64 dropped;		/* slices charged to no task: map full */
+	__u64 read_errors;	/* counter reads that failed */
+	__u64 switches;
+	bool topdown;		/* rows carry a TopDown breakdown */
+	bool cgroups;		/* rows carry their cgroup */
+	int level;		/* TopDown level shown: 1 or 2 */
+	const char *method;	/* td_method_name(), or "none" */
+	struct td_result td;	/* all tasks together, idle excluded */
+	double ipc;
+	const char *notice;	/* why TopDown is not shown, or NULL */
+	double bpf_ns_per_switch; /* tdtop's kernel-side cost; NAN when unknown */
+	double self_cpu_pct;	/* tdtop's own CPU use, % of one CPU; NAN when unknown */
+	size_t nr_rows;
+	struct row *rows;
+};
+
+/*
+ * The count scaled for multiplexing: count * enabled / running.
+ * NAN when the event never ran although it was enabled.
+ */
+double delta_scaled(const struct delta *d);
+
+/* Share of the enabled time the event was counted, 1.0 when not enabled. */
+double delta_running_share(const struct delta *d);
+
+#endif /* __TDTOP_MODEL_H */

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Pure layout of the interactive view: column choice for a width, cell
+ * text, stacked bars, colour thresholds and the cgroup tree's order. No
+ * curses calls here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cgroup/names.h"
+#include "util/format.h"
+#include "tui/draw.h"
+
+#define PID_WIDTH 7		/* PID_MAX_LIMIT has 7 digits */
+#define CPU_WIDTH 5
+#define IPC_WIDTH 5
+#define EVENT_MIN_WIDTH 6
+#define EVENT_MAX_WIDTH 12
+#define TASKS_WIDTH 5
+
+/* Lower ranks leave first when the columns do not fit. */
+enum drop_rank {
+	DROP_BAR,
+	DROP_RATE,
+	DROP_USER,
+	DROP_IPC,
+	DROP_LEVEL1,
+	DROP_TASKS,
+	DROP_RIGHT,
+	DROP_NEVER,
+};
+
+static const struct {
+	const char *title;	/* column title */
+	const char *name;	/* spelled out, for the header and detail view */
+	size_t off;		/* of the fraction in struct td_result */
+	int width;
+} td_nodes[TUI_TD_NR] = {
+	[TUI_TD_RETIRING] = { "Retiring", "Retiring", offsetof(struct td_result, retiring), 8 },
+	[TUI_TD_BAD_SPEC] = { "Bad Spec", "Bad Speculation",
+			      offsetof(struct td_result, bad_speculation), 8 },
+	[TUI_TD_FRONTEND] = { "Frontend", "Frontend Bound",
+			      offsetof(struct td_result, frontend_bound), 8 },
+	[TUI_TD_BACKEND] = { "Backend", "Backend Bound",
+			     offsetof(struct td_result, backend_bound), 8 },
+	/* five cells: all eight level-2 nodes fit 80 columns */
+	[TUI_TD_HEAVY_OPS] = { "Heavy", "Heavy Operations",
+			       offsetof(struct td_result, heavy_ops), 5 },
+	[TUI_TD_LIGHT_OPS] = { "Light", "Light Operations",
+			       offsetof(struct td_result, light_ops), 5 },
+	[TUI_TD_BR_MISPREDICT] = { "BrMsp", "Branch Mispredicts",
+				   offsetof(struct td_result, branch_mispredicts), 5 },
+	[TUI_TD_MACHINE_CLEARS] = { "MClr", "Machine Clears",
+				    offsetof(struct td_result, machine_clears), 5 },
+	[TUI_TD_FETCH_LAT] = { "FLat", "Fetch Latency",
+			       offsetof(struct td_result, fetch_latency), 5 },
+	[TUI_TD_FETCH_BW] = { "FBw", "Fetch Bandwidth",
+			      offsetof(struct td_result, fetch_bandwidth), 5 },
+	[TUI_TD_MEM_BOUND] = { "MemB", "Memory Bound",
+			       offsetof(struct td_result, memory_bound), 5 },
+	[TUI_TD_CORE_BOUND] = { "CoreB", "Core Bound",
+				offsetof(struct td_result, core_bound), 5 },
+};
+
+/* --sort names of the nodes, as aggregate.c's td_sort_fields[] spells them */
+static const char *const td_sort_names[TUI_TD_NR] = {
+	"retiring", "bad-spec", "frontend", "backend", "heavy-ops", "light-ops",
+	"branch-mispredicts", "machine-clears", "fetch-latency", "fetch-bandwidth",
+	"memory-bound", "core-bound",
+};
+
+const char *tui_td_title(enum tui_td td)
+{
+	return (unsigned int)td < TUI_TD_NR ? td_nodes[td].title : NULL;
+}
+
+const char *tui_td_long_name(enum tui_td td)
+{
+	return (unsigned int)td < TUI_TD_NR ? td_nodes[td].name : NULL;
+}
+
+double tui_td_value(const struct td_result *r, enum tui_td td)
+{
+	if ((unsigned int)td >= TUI_TD_NR || !r->valid)
+		return NAN;
+	return *(const double *)((const char *)r + td_nodes[td].off);
+}
+
+enum tui_hl tui_td_hl(enum tui_td td, double frac)
+{
+	if (isnan(frac))
+		return TUI_HL_NONE;
+	switch (td) {
+	case TUI_TD_RETIRING:
+		return frac > 0.7 ? TUI_HL_GOOD : TUI_HL_NONE;
+	case TUI_TD_BAD_SPEC:
+		return frac > 0.1 ? TUI_HL_BAD : TUI_HL_NONE;
+	case TUI_TD_FRONTEND:
+	case TUI_TD_BACKEND:
+		return frac > 0.2 ? TUI_HL_BAD : TUI_HL_NONE;
+	default:
+		return TUI_HL_NONE;
+	}
+}
+
+static int clamp_int(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static const char *event_name(const struct tui_layout *l, int i)
+{
+	return l->names && l->names[i] ? l->names[i] : "event";
+}
+
+static void set_col(struct tui_col *c, enum tui_col_id id, int idx, int width, bool left,
+		    const char *title)
+{
+	c->id = id;
+	c->idx = idx;
+	c->width = width;
+	c->left = left;
+	snprintf(c->title, sizeof(c->title), "%.*s", width, title);
+}
+
+/* The rate title keeps the "/s" and cuts the name instead. */
+static void rate_col(struct tui_col *c, const char *name, int i)
+{
+	int len = (int)strlen(name);
+	int width = clamp_int(len + 2, EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
+	char title[TUI_TITLE_LEN];
+
+	snprintf(title, sizeof(title), "%.*s/s", width - 2, name);
+	set_col(c, TUI_COL_RATE, i, width, false, title);
+}
+
+static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum drop_rank *rank)
+{
+	int n = 0, nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
+
+	if (l->cgroups) {
+		rank[n] = DROP_NEVER;
+		set_col(&cols[n++], TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
+			TUI_CGROUP_MAX, true, "CGROUP");
+		rank[n] = DROP_TASKS;
+		set_col(&cols[n++], TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
+	} else {
+		rank[n] = DROP_NEVER;
+		set_col(&cols[n++], TUI_COL_PID, 0, PID_WIDTH, false, "PID");
+		if (l->threads) {
+			rank[n] = DROP_RIGHT;
+			set_col(&cols[n++], TUI_COL_TID, 0, PID_WIDTH, false, "TID");
+		}
+		if (l->user) {
+			rank[n] = DROP_USER;
+			set_col(&cols[n++], TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
+		}
+		rank[n] = DROP_NEVER;
+		set_col(&cols[n++], TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
+	}
+	rank[n] = DROP_RIGHT;
+	set_col(&cols[n++], TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
+	if (l->topdown) {
+		int nodes = l->level == 2 ? TUI_TD_NR : TUI_TD_HEAVY_OPS;
+
+		for (int i = 0; i < nodes; i++) {
+			rank[n] = l->level == 2 && i < TUI_TD_HEAVY_OPS ? DROP_LEVEL1 : DROP_RIGHT;
+			set_col(&cols[n++], TUI_COL_TD, i, td_nodes[i].width, false,
+				td_nodes[i].title);
+		}
+		rank[n] = DROP_IPC;
+		set_col(&cols[n++], TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
+		rank[n] = DROP_BAR;
+		set_col(&cols[n++], TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
+		return n;
+	}
+	for (int i = 0; i < nr_events; i++) {
+		const char *name = event_name(l, i);
+		int width = clamp_int((int)strlen(name), EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
+
+		rank[n] = DROP_RIGHT;
+		set_col(&cols[n++], TUI_COL_EVENT, i, width, false, name);
+	}
+	for (int i = 0; i < nr_events; i++) {
+		rank[n] = DROP_RATE;
+		rate_col(&cols[n++], event_name(l, i), i);
+	}
+	return n;
+}
+
+int tui_columns_width(const struct tui_col *cols, int n)
+{
+	int w = 0;
+
+	for (int i = 0; i < n; i++)
+		w += cols[i].width + (i ? 1 : 0);
+	return w;
+}
+
+/* The rightmost of the columns that leave first; -1 when only fixed ones are left. */
+static int next_to_drop(const enum drop_rank *rank, int n)
+{
+	int best = -1;
+
+	for (int i = 0; i < n; i++)
+		if (rank[i] != DROP_NEVER && (best < 0 || rank[i] <= rank[best]))
+			best = i;
+	return best;
+}
+
+static int drop(struct tui_col *cols, enum drop_rank *rank, int n, int i)
+{
+	memmove(&cols[i], &cols[i + 1], (n - i - 1) * sizeof(cols[0]));
+	memmove(&rank[i], &rank[i + 1], (n - i - 1) * sizeof(rank[0]));
+	return n - 1;
+}
+
+static int drop_rank(struct tui_col *cols, enum drop_rank *rank, int n, enum drop_rank r)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (rank[i] == r)
+			n = drop(cols, rank, n, i);
+	return n;
+}
+
+/* The CGROUP column when it can still give up width, else NULL. */
+static struct tui_col *shrinkable(struct tui_col *cols, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (cols[i].id == TUI_COL_CGROUP && cols[i].width > TUI_CGROUP_MIN)
+			return &cols[i];
+	return NULL;
+}
+
+int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols)
+{
+	enum drop_rank rank[TUI_MAX_COLS];
+	int n = all_columns(l, cols, rank), total;
+
+	while ((total = tui_columns_width(cols, n)) > width) {
+		int i = next_to_drop(rank, n);
+		struct tui_col *cg = shrinkable(cols, n);
+
+		/* a cgroup's name tells more than anything but the bar and the rates */
+		if (cg && (i < 0 || rank[i] > DROP_RATE)) {
+			cg->width -= total - width;
+			if (cg->width < TUI_CGROUP_MIN)
+				cg->width = TUI_CGROUP_MIN;
+			continue;
+		}
+		if (i < 0)
+			break;
+		/* part of the level-1 columns would read as a breakdown: all go together */
+		if (rank[i] == DROP_LEVEL1)
+			n = drop_rank(cols, rank, n, DROP_LEVEL1);
+		else
+			n = drop(cols, rank, n, i);
+	}
+	/* the bar is last: it takes what is left, up to its maximum */
+	if (n && cols[n - 1].id == TUI_COL_BAR) {
+		int room = width - tui_columns_width(cols, n - 1) - 1;
+
+		cols[n - 1].width = room > TUI_BAR_MAX ? TUI_BAR_MAX : room;
+	}
+	return n;
+}
+
+bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
+{
+	switch (c->id) {
+	case TUI_COL_PID:
+	case TUI_COL_TID:
+		*key = (struct sort_key){ .kind = SORT_PID, .event = -1 };
+		return true;
+	case TUI_COL_COMM:
+	case TUI_COL_CGROUP:
+		*key = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
+		return true;
+	case TUI_COL_CPU:
+		*key = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
+		return true;
+	case TUI_COL_TD:
+		if ((unsigned int)c->idx >= TUI_TD_NR)
+			return false;
+		return !sort_key_parse(td_sort_names[c->idx], NULL, 0, key);
+	case TUI_COL_IPC:
+		return !sort_key_parse("ipc", NULL, 0, key);
+	case TUI_COL_EVENT:
+	case TUI_COL_RATE:
+		*key = (struct sort_key){ .kind = SORT_EVENT, .event = c->idx };
+		return true;
+	case TUI_COL_USER:
+	case TUI_COL_TASKS:
+	case TUI_COL_BAR:
+		return false;
+	}
+	return false;
+}
+
+size_t tui_wrap(const char *s, int width)
+{
+	size_t len = strlen(s), cut;
+
+	if (width <= 0)
+		return 0;
+	if (len <= (size_t)width)
+		return len;
+	for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+		;
+	return cut ? cut : (size_t)width;
+}
+
+const char *tui_pct(char *buf, size_t size, double frac)
+{
+	if (isfinite(frac))
+		snprintf(buf, size, "%.1f", frac * 100.0);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+void tui_user_fit(char *buf, size_t size, const char *name, int width)
+{
+	int len = (int)strlen(name);
+
+	if (len <= width || width < 2)
+		snprintf(buf, size, "%.*s", width, name);
+	else
+		snprintf(buf, size, "%.*s+", width - 1, name);
+}
+
+static void cpu_cell(char *buf, size_t size, double pct)
+{
+	if (!isfinite(pct))
+		snprintf(buf, size, "-");
+	else if (pct < 999.95)
+		snprintf(buf, size, "%.1f", pct);
+	else
+		snprintf(buf, size, "%.0f", pct);
+}
+
+static double per_second(const struct interval *iv, double v)
+{
+	if (!(iv->interval_s > 0) || !isfinite(iv->interval_s))
+		return NAN;
+	return v / iv->interval_s;
+}
+
+/* The row's name, indented by its depth below the column's base, cut at the width. */
+static void cgroup_cell(const struct tui_col *c, const struct row *r, char *buf, size_t size)
+{
+	char name[TUI_CGROUP_MAX + 1];
+	int indent = c->idx >= 0 ? (r->depth - c->idx) * TUI_CGROUP_INDENT : 0;
+
+	/* deep trees keep half the column for the name */
+	indent = clamp_int(indent, 0, c->width / 2);
+	/* ASCII: the screen counts one cell per byte */
+	cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, name, sizeof(name));
+	snprintf(buf, size, "%*s%.*s", indent, "", c->width - indent, name);
+}
+
+void tui_cell(const struct tui_col *c, const struct interval *iv, const struct row *r,
+	      const char *user, char *buf, size_t size)
+{
+	char tmp[TUI_BAR_MAX + 32];
+	int nr = iv_nr_events(iv);
+
+	tmp[0] = '\0';
+	switch (c->id) {
+	case TUI_COL_CGROUP:
+		cgroup_cell(c, r, buf, size);
+		return;
+	case TUI_COL_TASKS:
+		snprintf(tmp, sizeof(tmp), "%d", r->nr_threads);
+		break;
+	case TUI_COL_PID:
+		snprintf(tmp, sizeof(tmp), "%d", r->pid);
+		break;
+	case TUI_COL_TID:
+		if (r->kind == ROW_THREAD)
+			snprintf(tmp, sizeof(tmp), "%d", r->tid);
+		else
+			snprintf(tmp, sizeof(tmp), "-");
+		break;
+	case TUI_COL_USER:
+		tui_user_fit(tmp, sizeof(tmp), user ? user : "?", c->width);
+		break;
+	case TUI_COL_COMM:
+		fmt_comm_ascii(tmp, sizeof(tmp), r->comm, sizeof(r->comm));
+		break;
+	case TUI_COL_CPU:
+		cpu_cell(tmp, sizeof(tmp), iv_cpu_pct(iv, r->cpu_ns));
+		break;
+	case TUI_COL_TD:
+		tui_pct(tmp, sizeof(tmp), iv->topdown ? tui_td_value(&r->td, c->idx) : NAN);
+		break;
+	case TUI_COL_IPC:
+		if (isfinite(r->ipc))
+			snprintf(tmp, sizeof(tmp), "%.2f", r->ipc);
+		else
+			snprintf(tmp, sizeof(tmp), "-");
+		break;
+	case TUI_COL_EVENT:
+		fmt_compact(tmp, sizeof(tmp), c->idx < nr ? delta_scaled(&r->ev[c->idx]) : NAN);
+		break;
+	case TUI_COL_RATE:
+		fmt_compact(tmp, sizeof(tmp),
+			    c->idx < nr ? per_second(iv, delta_scaled(&r->ev[c->idx])) : NAN);
+		break;
+	case TUI_COL_BAR:
+		if (iv->topdown && r->td.valid)
+			tui_bar(tmp, c->width > TUI_BAR_MAX ? TUI_BAR_MAX : c->width, &r->td);
+		else
+			snprintf(tmp, sizeof(tmp), "-");
+		break;
+	}
+	snprintf(buf, size, "%.*s", c->width, tmp);
+}
+
+static const char bar_letters[] = {
+	TUI_BAR_RETIRING, TUI_BAR_BAD_SPEC, TUI_BAR_FRONTEND, TUI_BAR_BACKEND,
+};
+
+int tui_bar_td(char c)
+{
+	for (int i = 0; i < (int)sizeof(bar_letters); i++)
+		if (bar_letters[i] == c)
+			return i;
+	return -1;
+}
+
+void tui_bar(char *buf, int width, const struct td_result *td)
+{
+	double f[4], rem[4], total = 0;
+	int cells[4], used = 0, want, pos = 0;
+
+	if (width < 0)
+		width = 0;
+	memset(buf, ' ', width);
+	buf[width] = '\0';
+	if (!td->valid || !width)
+		return;
+	for (int i = 0; i < 4; i++) {
+		double v = tui_td_value(td, i);
+
+		f[i] = isfinite(v) && v > 0 ? (v > 1 ? 1 : v) : 0;
+		total += f[i];
+	}
+	/* rounding noise can push the sum a little past 1 */
+	if (total > 1) {
+		for (int i = 0; i < 4; i++)
+			f[i] /= total;
+		total = 1;
+	}
+	for (int i = 0; i < 4; i++) {
+		double exact = f[i] * width;
+
+		cells[i] = (int)floor(exact);
+		rem[i] = exact - cells[i];
+		used += cells[i];
+	}
+	want = (int)lround(total * width);
+	while (used < want) {
+		int best = 0;
+
+		for (int i = 1; i < 4; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		cells[best]++;
+		rem[best] = -1;
+		used++;
+	}
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < cells[i] && pos < width; k++)
+			buf[pos++] = bar_letters[i];
+}
+
+int tui_cgroup_path_cmp(const char *a, const char *b)
+{
+	/* '/' before any other byte: "/a/b" right after "/a", before "/a-b" */
+	for (;; a++, b++) {
+		unsigned int x = (unsigned char)*a, y = (unsigned char)*b;
+
+		if (x == y && x)
+			continue;
+		x = x == '/' ? 1 : x ? x + 1 : 0;
+		y = y == '/' ? 1 : y ? y + 1 : 0;
+		return (x > y) - (x < y);
+	}
+}
+
+static int tree_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = tui_cgroup_path_cmp(x->cgroup ? x->cgroup : "", y->cgroup ? y->cgroup : "");
+
+	return c ? c : (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
+}
+
+size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (!filter || !filter[0] || (rows[i].cgroup && strstr(rows[i].cgroup, filter)))
+			rows[kept++] = rows[i];
+		else
+			free(rows[i].cgroup);
+	}
+	if (tree && kept)
+		qsort(rows, kept, sizeof(*rows), tree_cmp);
+	while (top && kept > top)
+		free(rows[--kept].cgroup);
+	return kept;
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Layout of the interactive view without a terminal: which columns fit a
+ * width, each cell's text, the TopDown stacked bars and the colour a value
+ * earns (perf stat's thresholds).
+ */
+#ifndef __TDTOP_TUI_DRAW_H
+#define __TDTOP_TUI_DRAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "rows/aggregate.h"
+#include "rows/model.h"
+
+enum tui_col_id {
+	TUI_COL_PID,
+	TUI_COL_TID,
+	TUI_COL_USER,
+	TUI_COL_COMM,
+	TUI_COL_CPU,
+	TUI_COL_TD,		/* idx: enum tui_td */
+	TUI_COL_IPC,
+	TUI_COL_EVENT,		/* idx: event; scaled count over the interval */
+	TUI_COL_RATE,		/* idx: event; scaled count per second */
+	TUI_COL_BAR,		/* stacked TopDown level-1 bar */
+	TUI_COL_CGROUP,		/* idx: the depth drawn without indent, -1: none indented */
+	TUI_COL_TASKS,		/* tasks of a cgroup row */
+};
+
+/* TopDown nodes in column order: level 1, then level 2 by parent. */
+enum tui_td {
+	TUI_TD_RETIRING,
+	TUI_TD_BAD_SPEC,
+	TUI_TD_FRONTEND,
+	TUI_TD_BACKEND,
+	TUI_TD_HEAVY_OPS,
+	TUI_TD_LIGHT_OPS,
+	TUI_TD_BR_MISPREDICT,
+	TUI_TD_MACHINE_CLEARS,
+	TUI_TD_FETCH_LAT,
+	TUI_TD_FETCH_BW,
+	TUI_TD_MEM_BOUND,
+	TUI_TD_CORE_BOUND,
+	TUI_TD_NR,
+};
+
+/* The letters of the stacked bars, also used without colour. */
+#define TUI_BAR_RETIRING 'R'
+#define TUI_BAR_BAD_SPEC 'B'
+#define TUI_BAR_FRONTEND 'F'
+#define TUI_BAR_BACKEND 'K'
+
+#define TUI_TITLE_LEN 16
+#define TUI_MAX_COLS (5 + TUI_TD_NR + 2 + 2 * MAX_EVENTS)
+/* the CGROUP column gives up width, down to its minimum, before any other column leaves */
+#define TUI_CGROUP_MIN 20
+#define TUI_CGROUP_MAX 40
+#define TUI_CGROUP_INDENT 2	/* cells per level below the shallowest row */
+#define TUI_USER_WIDTH 8
+#define TUI_BAR_MIN 8		/* a row bar narrower than this is left out */
+#define TUI_BAR_MAX 20
+
+struct tui_col {
+	enum tui_col_id id;
+	int idx;
+	int width;
+	bool left;		/* left-aligned (text) */
+	char title[TUI_TITLE_LEN];
+};
+
+struct tui_layout {
+	bool topdown;
+	int level;		/* 1 or 2 */
+	bool threads;		/* a TID column */
+	bool user;		/* a USER column */
+	bool cgroups;		/* cgroup rows: CGROUP and TASKS instead of PID to COMM */
+	int cgroup_indent;	/* cgroups: the depth drawn without indent; -1: no indent */
+	int nr_events;
+	const char *const *names;
+};
+
+/* Highlight a value earns. */
+enum tui_hl {
+	TUI_HL_NONE,
+	TUI_HL_GOOD,		/* green */
+	TUI_HL_BAD,		/* red */
+};
+
+/*
+ * The columns that fit in *width* screen cells, in display order, each
+ * followed by one space except the last. When they do not all fit, the
+ * row bar goes first, then the rates, USER, IPC, at level 2 the level-1
+ * columns (their level-2 children carry the same split), and then columns
+ * from the right. PID and COMM always stay. Cgroup rows have CGROUP,
+ * TASKS (it leaves just before the columns from the right) and then CPU%
+ * on: CGROUP shrinks from TUI_CGROUP_MAX to TUI_CGROUP_MIN after the bar
+ * and the rates are gone and before anything else goes; it always stays.
+ * Returns the number written.
+ */
+int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols);
+
+/* Total width of *n* columns with their separators. */
+int tui_columns_width(const struct tui_col *cols, int n);
+
+/* The sort key a column shows; false for USER, TASKS and the bar. */
+bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key);
+
+/* Title and --sort name of a TopDown node; NULL out of range. */
+const char *tui_td_title(enum tui_td td);
+const char *tui_td_long_name(enum tui_td td);
+
+/* A TopDown node's fraction of *r* (NAN when not valid or not computed). */
+double tui_td_value(const struct td_result *r, enum tui_td td);
+
+/*
+ * Colour of a TopDown fraction, as perf stat's: Frontend Bound above 20%,
+ * Bad Speculation above 10% and Backend Bound above 20% red, Retiring
+ * above 70% green. Level 2 nodes and NaN get none.
+ */
+enum tui_hl tui_td_hl(enum tui_td td, double frac);
+
+/*
+ * Text of one cell, at most c->width characters (longer text is cut),
+ * not padded. *user* is the USER column's text.
+ */
+void tui_cell(const struct tui_col *c, const struct interval *iv, const struct row *r,
+	      const char *user, char *buf, size_t size);
+
+/*
+ * A stacked level-1 bar of *width* cells into *buf* (width + 1 bytes):
+ * R retiring, B bad speculation, F frontend, K backend, in that order,
+ * each given its share of cells by largest remainder so that the cells
+ * add up; what the fractions leave (they sum to less than 1, e.g. AMD's
+ * SMT contention) is blank. A result that is not valid gives blanks.
+ */
+void tui_bar(char *buf, int width, const struct td_result *td);
+
+/* The TopDown node a bar letter stands for, -1 for another character. */
+int tui_bar_td(char c);
+
+/*
+ * How many bytes of *s* go on a line of *width* cells: all of it when it
+ * fits, else up to the last space that fits (a word longer than the line
+ * is cut at the width).
+ */
+size_t tui_wrap(const char *s, int width);
+
+/* "12.3" for a fraction 0.123, "-" for NaN. */
+const char *tui_pct(char *buf, size_t size, double frac);
+
+/* USER text: the name cut to *width* with a trailing '+' when longer. */
+void tui_user_fit(char *buf, size_t size, const char *name, int width);
+
+/*
+ * Cgroup rows as the cgroup view shows them, in place: only those whose
+ * path contains *filter* ("" or NULL: all), in tree order when *tree*
+ * (each cgroup right after its parent, siblings by name), and at most
+ * *top* (0: all). The paths of the rows left out are freed. Returns how
+ * many rows are kept.
+ */
+size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top);
+
+/* Order of two cgroup paths in the tree: a parent before its children. */
+int tui_cgroup_path_cmp(const char *a, const char *b);
+
+#endif /* __TDTOP_TUI_DRAW_H */

@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Keys of the interactive view as pure state changes: sorting, filters,
+ * prompts, scrolling, pause and level; the caller redraws and refetches.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cgroup/names.h"
+#include "rows/metrics.h"
+#include "tui/keys.h"
+
+#define KEY_ESC 27
+#define KEY_CTRL_U 21
+/* the kernel's PID_MAX_LIMIT */
+#define TUI_PID_MAX 4194304
+
+/* TopDown fields < and > offer at each level, by their --sort names */
+static const char *const td_level1[] = { "retiring", "bad-spec", "frontend", "backend" };
+static const char *const td_level2[] = {
+	"heavy-ops", "light-ops", "branch-mispredicts", "machine-clears",
+	"fetch-latency", "fetch-bandwidth", "memory-bound", "core-bound",
+};
+
+static void set_msg(struct tui_state *st, bool error, const char *text)
+{
+	snprintf(st->msg, sizeof(st->msg), "%s", text);
+	st->msg_error = error;
+}
+
+int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
+		   size_t errlen)
+{
+	memset(st, 0, sizeof(*st));
+	if (o->view.nr_pids > TUI_MAX_PIDS) {
+		snprintf(err, errlen, "too many PIDs for the interactive view (at most %d)",
+			 TUI_MAX_PIDS);
+		return -1;
+	}
+	if (o->view.by == BY_CGROUP && !(o->cgroups_available && o->view.cg)) {
+		snprintf(err, errlen, "the cgroup view needs tasks charged per cgroup");
+		return -1;
+	}
+	if (o->view.by != BY_PROCESS && o->view.by != BY_THREAD && o->view.by != BY_CGROUP) {
+		snprintf(err, errlen, "invalid grouping %d for the interactive view", o->view.by);
+		return -1;
+	}
+	if (o->level != 1 && o->level != 2) {
+		snprintf(err, errlen, "invalid TopDown level %d (want 1 or 2)", o->level);
+		return -1;
+	}
+	st->base = o->view;
+	st->base.pids = NULL;
+	st->base.nr_pids = 0;
+	st->base.comm = NULL;
+	st->by = o->view.by;
+	st->task_by = o->view.by == BY_THREAD ? BY_THREAD : BY_PROCESS;
+	st->cgroups_available = o->cgroups_available && o->view.cg;
+	st->cgroups_why = o->cgroups_why;
+	st->sort = o->view.sort;
+	if (st->by == BY_CGROUP && st->sort.kind == SORT_PID)
+		st->sort = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
+	st->top = o->view.top;
+	st->level = o->level == 2 && o->level2_available ? 2 : 1;
+	st->level2_available = o->level2_available;
+	st->level2_why = o->level2_why;
+	st->topdown = o->topdown;
+	st->nr_events = o->nr_events < 0 ? 0 : o->nr_events;
+	if (st->nr_events > MAX_EVENTS)
+		st->nr_events = MAX_EVENTS;
+	st->live = live;
+	st->delay_s = o->delay_s;
+	if (o->view.nr_pids)
+		memcpy(st->pids, o->view.pids, o->view.nr_pids * sizeof(st->pids[0]));
+	st->nr_pids = o->view.nr_pids;
+	if (o->view.comm)
+		snprintf(st->comm, sizeof(st->comm), "%s", o->view.comm);
+	st->list.page = 1;
+	st->detail.page = 1;
+	return 0;
+}
+
+void tui_view(const struct tui_state *st, struct view *v)
+{
+	*v = st->base;
+	v->by = st->by;
+	v->pids = st->nr_pids ? st->pids : NULL;
+	v->nr_pids = st->nr_pids;
+	/* the name filter of cgroup rows is their path, which aggregation does not match */
+	v->comm = st->comm[0] && st->by != BY_CGROUP ? st->comm : NULL;
+	if (st->cg_within && st->by != BY_CGROUP)
+		v->within = st->cg_within;
+	v->sort = st->sort;
+	v->top = st->top;
+}
+
+static void add_td_keys(const char *const *fields, int n, struct sort_key *keys, int *nr, int max)
+{
+	for (int i = 0; i < n && *nr < max; i++)
+		if (!sort_key_parse(fields[i], NULL, 0, &keys[*nr]))
+			(*nr)++;
+}
+
+int tui_sort_keys(const struct tui_state *st, struct sort_key *keys, int max)
+{
+	static const enum sort_kind fixed[] = { SORT_PID, SORT_COMM, SORT_CPU };
+	size_t first = st->by == BY_CGROUP ? 1 : 0;	/* cgroup rows have no PID */
+	int nr = 0;
+
+	for (size_t i = first; i < sizeof(fixed) / sizeof(fixed[0]) && nr < max; i++)
+		keys[nr++] = (struct sort_key){ .kind = fixed[i], .event = -1 };
+	if (st->topdown) {
+		add_td_keys(td_level1, sizeof(td_level1) / sizeof(td_level1[0]), keys, &nr, max);
+		if (st->level == 2)
+			add_td_keys(td_level2, sizeof(td_level2) / sizeof(td_level2[0]), keys,
+				    &nr, max);
+		add_td_keys((const char *const[]){ "ipc" }, 1, keys, &nr, max);
+		return nr;
+	}
+	for (int i = 0; i < st->nr_events && nr < max; i++)
+		keys[nr++] = (struct sort_key){ .kind = SORT_EVENT, .event = i };
+	return nr;
+}
+
+static bool same_key(const struct sort_key *a, const struct sort_key *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == SORT_EVENT)
+		return a->event == b->event;
+	if (a->kind == SORT_TD)
+		return a->field == b->field;
+	return true;
+}
+
+const char *tui_sort_name(const struct sort_key *k, const char *const *names, int nr_names)
+{
+	switch (k->kind) {
+	case SORT_CPU:
+		return "cpu";
+	case SORT_PID:
+		return "pid";
+	case SORT_COMM:
+		return "comm";
+	case SORT_EVENT:
+		if (k->event >= 0 && k->event < nr_names && names && names[k->event])
+			return names[k->event];
+		return "?";
+	case SORT_TD:
+		if (k->field == TD_SORT_IPC)
+			return "ipc";
+		if (k->field == TD_SORT_SLOTS)
+			return "slots";
+		if (k->field >= 0 && k->field < nr_td_fields)
+			return td_fields[k->field].sort;
+		return "?";
+	}
+	return "?";
+}
+
+/* Position of the current key in the cycle, -1 when it is not offered now. */
+static int sort_index(const struct tui_state *st, const struct sort_key *keys, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		if (same_key(&st->sort, &keys[i]))
+			return i;
+	return -1;
+}
+
+static unsigned int cycle_sort(struct tui_state *st, int step)
+{
+	struct sort_key keys[TUI_MAX_SORT_KEYS];
+	int nr = tui_sort_keys(st, keys, TUI_MAX_SORT_KEYS);
+	int i = sort_index(st, keys, nr);
+
+	if (!nr)
+		return 0;
+	if (i < 0)
+		i = step > 0 ? 0 : nr - 1;
+	else
+		i = (i + step + nr) % nr;
+	st->sort = keys[i];
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+void tui_list_clamp(struct tui_list *l)
+{
+	if (!l->page)
+		l->page = 1;
+	if (!l->nr) {
+		l->cursor = l->first = 0;
+		return;
+	}
+	if (l->cursor >= l->nr)
+		l->cursor = l->nr - 1;
+	if (l->cursor < l->first)
+		l->first = l->cursor;
+	if (l->cursor >= l->first + l->page)
+		l->first = l->cursor - l->page + 1;
+	/* no empty space below the last row while rows are hidden above */
+	if (l->first + l->page > l->nr)
+		l->first = l->nr > l->page ? l->nr - l->page : 0;
+}
+
+void tui_set_page(struct tui_list *l, size_t page)
+{
+	l->page = page ? page : 1;
+	tui_list_clamp(l);
+}
+
+/* Move the cursor; PgUp/PgDn also scroll by a page, as less and htop do. */
+static bool list_key(struct tui_list *l, int key)
+{
+	switch (key) {
+	case KEY_UP:
+		if (l->cursor)
+			l->cursor--;
+		break;
+	case KEY_DOWN:
+		l->cursor++;
+		break;
+	case KEY_PPAGE:
+		l->cursor = l->cursor > l->page ? l->cursor - l->page : 0;
+		l->first = l->first > l->page ? l->first - l->page : 0;
+		break;
+	case KEY_NPAGE:
+		l->cursor += l->page;
+		l->first += l->page;
+		break;
+	case KEY_HOME:
+		l->cursor = 0;
+		l->first = 0;
+		break;
+	case KEY_END:
+		l->cursor = l->nr ? l->nr - 1 : 0;
+		break;
+	default:
+		return false;
+	}
+	tui_list_clamp(l);
+	return true;
+}
+
+static bool is_selected(const struct tui_state *st, const struct row *r)
+{
+	if (st->by == BY_CGROUP)
+		return r->cgroup_id == st->sel_cg;
+	return r->pid == st->sel_pid && (st->by == BY_PROCESS || r->tid == st->sel_tid);
+}
+
+void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
+{
+	struct tui_list *l = &st->list;
+
+	/* rows of the grouping just left: the rebuild for the new one follows */
+	if (nr && (rows[0].kind == ROW_CGROUP) != (st->by == BY_CGROUP))
+		return;
+	l->nr = nr;
+	if (st->follow && !st->moved) {
+		for (size_t i = 0; i < nr; i++) {
+			if (is_selected(st, &rows[i])) {
+				l->cursor = i;
+				break;
+			}
+		}
+	}
+	tui_list_clamp(l);
+	st->moved = false;
+	if (!nr)
+		return;
+	st->sel_pid = rows[l->cursor].pid;
+	st->sel_tid = rows[l->cursor].tid;
+	st->sel_cg = rows[l->cursor].cgroup_id;
+	st->sel_cg_name[0] = '\0';
+	if (st->by == BY_CGROUP)
+		cgroup_display_name(rows[l->cursor].cgroup ? rows[l->cursor].cgroup : "?", 0,
+				    st->sel_cg_name, sizeof(st->sel_cg_name));
+}
+
+static void open_prompt(struct tui_state *st, enum tui_prompt p)
+{
+	st->back = st->mode;
+	st->mode = TUI_MODE_PROMPT;
+	st->prompt = p;
+	st->input[0] = '\0';
+	st->input_len = 0;
+}
+
+int tui_parse_delay(const char *s, double *out, char *err, size_t errlen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	while (*end == ' ')
+		end++;
+	if (errno || end == s || *end || !isfinite(v) || v < TUI_MIN_DELAY || v > TUI_MAX_DELAY) {
+		snprintf(err, errlen, "invalid delay '%s' (want seconds from %g to %g)", s,
+			 TUI_MIN_DELAY, TUI_MAX_DELAY);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int tui_parse_pids(const char *s, int *pids, size_t max, size_t *nr, char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	while (*s) {
+		char *end;
+		long v;
+
+		if (*s == ',' || *s == ' ') {
+			s++;
+			continue;
+		}
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || (*end && *end != ',' && *end != ' ') || v < 1 ||
+		    v > TUI_PID_MAX) {
+			snprintf(err, errlen, "invalid PID '%.*s' (want numbers from 1 to %d)",
+				 (int)strcspn(s, ", "), s, TUI_PID_MAX);
+			return -1;
+		}
+		if (n == max) {
+			snprintf(err, errlen, "too many PIDs (at most %zu)", max);
+			return -1;
+		}
+		pids[n++] = (int)v;
+		s = end;
+	}
+	*nr = n;
+	return 0;
+}
+
+int tui_parse_comm(const char *s, char *out, size_t size, char *err, size_t errlen)
+{
+	size_t len = strlen(s);
+
+	if (len >= TASK_COMM_LEN || len >= size) {
+		snprintf(err, errlen, "name filter longer than %d characters",
+			 (int)(size < TASK_COMM_LEN ? size : TASK_COMM_LEN) - 1);
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f) {
+			snprintf(err, errlen, "name filter holds a non-printable character");
+			return -1;
+		}
+	}
+	memcpy(out, s, len + 1);
+	return 0;
+}
+
+/* The filters changed: the table starts over at its first row. */
+static unsigned int filter_changed(struct tui_state *st)
+{
+	st->list.cursor = st->list.first = 0;
+	st->follow = false;
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+static unsigned int accept_prompt(struct tui_state *st)
+{
+	char err[TUI_MSG_LEN];
+	int pids[TUI_MAX_PIDS];
+	size_t nr;
+	double delay;
+
+	switch (st->prompt) {
+	case TUI_PROMPT_DELAY:
+		if (tui_parse_delay(st->input, &delay, err, sizeof(err)))
+			break;
+		st->delay_s = delay;
+		snprintf(st->msg, sizeof(st->msg), "delay %gs", delay);
+		return TUI_RESCHEDULE | TUI_REDRAW;
+	case TUI_PROMPT_PID:
+		if (tui_parse_pids(st->input, pids, TUI_MAX_PIDS, &nr, err, sizeof(err)))
+			break;
+		memcpy(st->pids, pids, nr * sizeof(pids[0]));
+		st->nr_pids = nr;
+		return filter_changed(st);
+	case TUI_PROMPT_COMM:
+		if (tui_parse_comm(st->input, st->comm, sizeof(st->comm), err, sizeof(err)))
+			break;
+		return filter_changed(st);
+	case TUI_PROMPT_PATH:
+		/* the prompt takes printable ASCII only, and no more than the filter holds */
+		snprintf(st->cg_filter, sizeof(st->cg_filter), "%s", st->input);
+		return filter_changed(st);
+	case TUI_PROMPT_NONE:
+		return TUI_REDRAW;
+	}
+	set_msg(st, true, err);
+	return TUI_REDRAW;
+}
+
+static unsigned int prompt_key(struct tui_state *st, int key)
+{
+	unsigned int ret = TUI_REDRAW;
+
+	switch (key) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		st->mode = st->back;
+		ret = accept_prompt(st);
+		st->prompt = TUI_PROMPT_NONE;
+		return ret;
+	case KEY_ESC:
+		st->mode = st->back;
+		st->prompt = TUI_PROMPT_NONE;
+		return TUI_REDRAW;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		if (st->input_len)
+			st->input[--st->input_len] = '\0';
+		return TUI_REDRAW;
+	case KEY_CTRL_U:
+		st->input_len = 0;
+		st->input[0] = '\0';
+		return TUI_REDRAW;
+	default:
+		/* only printable ASCII: what a PID, a delay or a comm filter can hold */
+		if (key >= 0x20 && key < 0x7f && st->input_len + 1 < sizeof(st->input)) {
+			st->input[st->input_len++] = (char)key;
+			st->input[st->input_len] = '\0';
+		}
+		return TUI_REDRAW;
+	}
+}
+
+static unsigned int set_level(struct tui_state *st, int level)
+{
+	struct sort_key keys[TUI_MAX_SORT_KEYS];
+	int nr;
+
+	if (!st->topdown) {
+		set_msg(st, true, "no TopDown breakdown on this machine: levels do not apply");
+		return TUI_REDRAW;
+	}
+	if (level == 2 && !st->level2_available) {
+		snprintf(st->msg, sizeof(st->msg), "TopDown level 2: %s",
+			 st->level2_why ? st->level2_why : "not available on this CPU");
+		st->msg_error = true;
+		return TUI_REDRAW;
+	}
+	st->level = level;
+	nr = tui_sort_keys(st, keys, TUI_MAX_SORT_KEYS);
+	/* a level-2 sort key means nothing once its column is gone */
+	if (sort_index(st, keys, nr) < 0)
+		st->sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
+	snprintf(st->msg, sizeof(st->msg), "TopDown level %d", level);
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+static unsigned int toggle_pause(struct tui_state *st)
+{
+	st->paused = !st->paused;
+	if (st->paused)
+		set_msg(st, false, st->live ? "paused: still collecting, space resumes"
+					    : "paused: n steps, space resumes");
+	return TUI_RESCHEDULE | TUI_REDRAW;
+}
+
+/* Another grouping: the table starts over at its first row. */
+static unsigned int show(struct tui_state *st, enum group_by by)
+{
+	st->by = by;
+	if (by != BY_CGROUP)
+		st->task_by = by;
+	set_msg(st, false, by == BY_CGROUP  ? "showing cgroups"
+			   : by == BY_THREAD ? "showing threads"
+					     : "showing processes");
+	return filter_changed(st);
+}
+
+/* Enter on a cgroup row: the processes in it and below. */
+static unsigned int open_cgroup(struct tui_state *st)
+{
+	/* 0 would mean every cgroup */
+	if (!st->sel_cg) {
+		set_msg(st, true, "this row has no cgroup id");
+		return TUI_REDRAW;
+	}
+	st->cg_within = st->sel_cg;
+	snprintf(st->cg_name, sizeof(st->cg_name), "%s", st->sel_cg_name);
+	show(st, st->task_by);
+	snprintf(st->msg, sizeof(st->msg), "processes in %s: Esc goes back", st->cg_name);
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+/* Back to the cgroup rows, on the one that was opened. */
+static unsigned int close_cgroup(struct tui_state *st)
+{
+	st->by = BY_CGROUP;
+	st->sel_cg = st->cg_within;
+	st->cg_within = 0;
+	st->cg_name[0] = '\0';
+	st->list.cursor = st->list.first = 0;
+	st->follow = true;
+	st->moved = false;
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+static unsigned int toggle_cgroups(struct tui_state *st)
+{
+	if (st->by == BY_CGROUP)
+		return show(st, st->task_by);
+	if (st->cg_within)
+		return close_cgroup(st);
+	if (!st->cgroups_available) {
+		set_msg(st, true, st->cgroups_why ? st->cgroups_why
+						  : "start tdtop with --by cgroup or -c PATH "
+						    "for the cgroup view");
+		return TUI_REDRAW;
+	}
+	/* cgroup rows have no PID; their names in order draw the tree */
+	if (st->sort.kind == SORT_PID)
+		st->sort = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
+	return show(st, BY_CGROUP);
+}
+
+static unsigned int main_key(struct tui_state *st, int key)
+{
+	switch (key) {
+	case 'q':
+	case 'Q':
+		return TUI_QUIT;
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		st->back = TUI_MODE_MAIN;
+		st->mode = TUI_MODE_HELP;
+		return TUI_REDRAW;
+	case '<':
+	case ',':
+		return cycle_sort(st, -1);
+	case '>':
+	case '.':
+	case KEY_F(6):
+		return cycle_sort(st, 1);
+	case 'd':
+		open_prompt(st, TUI_PROMPT_DELAY);
+		return TUI_REDRAW;
+	case 'p':
+		open_prompt(st, TUI_PROMPT_PID);
+		return TUI_REDRAW;
+	case '/':
+		open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);
+		return TUI_REDRAW;
+	case ' ':
+		return toggle_pause(st);
+	case 'n':
+		if (st->live) {
+			set_msg(st, true, "stepping works on recordings only");
+			return TUI_REDRAW;
+		}
+		if (!st->paused)
+			st->paused = true;
+		return TUI_STEP | TUI_RESCHEDULE | TUI_REDRAW;
+	case '1':
+	case '2':
+		return set_level(st, key - '0');
+	case 't':
+	case 'H':
+		if (st->by == BY_CGROUP)
+			return show(st, key == 't' ? BY_THREAD : BY_PROCESS);
+		st->by = st->task_by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
+		set_msg(st, false, st->by == BY_THREAD ? "showing threads" : "showing processes");
+		return TUI_REBUILD | TUI_REDRAW;
+	case 'c':
+		return toggle_cgroups(st);
+	case KEY_ESC:
+		return st->cg_within ? close_cgroup(st) : 0;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (!st->list.nr)
+			return 0;
+		if (st->by == BY_CGROUP)
+			return open_cgroup(st);
+		st->detail_pid = st->sel_pid;
+		memset(&st->detail, 0, sizeof(st->detail));
+		st->detail.page = 1;
+		st->mode = TUI_MODE_DETAIL;
+		return TUI_DETAIL | TUI_REDRAW;
+	default:
+		if (list_key(&st->list, key)) {
+			/* Home goes back to watching whatever is on top */
+			st->follow = key != KEY_HOME;
+			st->moved = true;
+			return TUI_REDRAW;
+		}
+		return 0;
+	}
+}
+
+static unsigned int detail_key(struct tui_state *st, int key)
+{
+	switch (key) {
+	case KEY_ESC:
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case 'q':
+	case 'Q':
+	case KEY_LEFT:
+		st->mode = TUI_MODE_MAIN;
+		return TUI_REDRAW;
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		st->back = TUI_MODE_DETAIL;
+		st->mode = TUI_MODE_HELP;
+		return TUI_REDRAW;
+	case ' ':
+		return toggle_pause(st);
+	default:
+		return list_key(&st->detail, key) ? TUI_REDRAW : 0;
+	}
+}
+
+unsigned int tui_key(struct tui_state *st, int key)
+{
+	if (key == ERR)
+		return 0;
+	/* a resize redraws whatever is open and is no key press */
+	if (key == KEY_RESIZE)
+		return TUI_REDRAW;
+	if (st->msg[0] && st->mode != TUI_MODE_PROMPT)
+		st->msg[0] = '\0';
+	switch (st->mode) {
+	case TUI_MODE_HELP:
+		st->mode = st->back;
+		return TUI_REDRAW;
+	case TUI_MODE_PROMPT:
+		return prompt_key(st, key);
+	case TUI_MODE_DETAIL:
+		return detail_key(st, key);
+	case TUI_MODE_MAIN:
+		break;
+	}
+	return main_key(st, key);
+}

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The interactive view's loop: terminal setup and teardown on every way
+ * out, waiting for keys until the next fetch is due, and the samples and
+ * rows behind the screen (tui_screen.c draws them).
+ */
+#include <curses.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "tui/tui.h"
+#include "tui/draw.h"
+#include "tui/keys.h"
+#include "tui/screen.h"
+
+/* the first interval after a baseline is short: something shows at once */
+#define FIRST_INTERVAL_MAX 1.0
+/* a signal that lands just before poll() waits at most this long (ms) */
+#define MAX_WAIT_MS 500
+
+static volatile sig_atomic_t tui_stop;
+
+static void on_stop_signal(int sig)
+{
+	tui_stop = 1;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_STOP_SIGNALS (int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- stderr capture: a write to fd 2 would tear the screen ---- */
+
+struct err_capture {
+	int saved;		/* the real stderr, -1 when not captured */
+	int fd;
+};
+
+static void capture_stderr(struct err_capture *c)
+{
+	c->saved = -1;
+	c->fd = memfd_create("tdtop-stderr", MFD_CLOEXEC);
+	if (c->fd < 0) {
+		FILE *f = tmpfile();
+
+		c->fd = f ? dup(fileno(f)) : -1;
+		if (f)
+			fclose(f);
+	}
+	if (c->fd < 0)
+		return;
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	if (c->saved < 0 || dup2(c->fd, STDERR_FILENO) < 0) {
+		if (c->saved >= 0)
+			close(c->saved);
+		close(c->fd);
+		c->saved = c->fd = -1;
+	}
+}
+
+static void release_stderr(struct err_capture *c)
+{
+	char buf[4096];
+	ssize_t n;
+
+	if (c->saved < 0)
+		return;
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	if (lseek(c->fd, 0, SEEK_SET) == 0) {
+		while ((n = read(c->fd, buf, sizeof(buf))) > 0)
+			if (write(STDERR_FILENO, buf, n) != n)
+				break;
+	}
+	close(c->fd);
+	c->saved = c->fd = -1;
+}
+
+/* ---- signals: only a flag, the loop restores the terminal ---- */
+
+static int install_signals(struct sigaction *old)
+{
+	/* SA_RESTART keeps a screen update whole; poll() still returns at
+	 * once, as the kernel never restarts it */
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	tui_stop = 0;
+	for (int i = 0; i < NR_STOP_SIGNALS; i++) {
+		if (sigaction(stop_signals[i], &sa, &old[i])) {
+			while (i--)
+				sigaction(stop_signals[i], &old[i], NULL);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void restore_signals(const struct sigaction *old)
+{
+	for (int i = 0; i < NR_STOP_SIGNALS; i++)
+		sigaction(stop_signals[i], &old[i], NULL);
+}
+
+/* ---- data ---- */
+
+static int build(struct tui *t, const struct view *v, int level, struct interval *iv)
+{
+	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv)) {
+		snprintf(t->err, t->errlen, "failed to build the rows: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void free_detail(struct tui *t)
+{
+	if (!t->have_det)
+		return;
+	interval__free_rows(&t->det_proc);
+	interval__free_rows(&t->det_threads);
+	t->have_det = false;
+}
+
+/* The selected process alone and its threads, at level 2 where there is one. */
+static int build_detail(struct tui *t)
+{
+	int level = t->st.level2_available ? 2 : t->st.level;
+	struct view v = t->st.base;
+
+	free_detail(t);
+	if (t->shown < 0)
+		return 0;
+	v.by = BY_PROCESS;
+	v.pids = &t->st.detail_pid;
+	v.nr_pids = 1;
+	v.top = 0;
+	v.sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
+	if (build(t, &v, level, &t->det_proc))
+		return -1;
+	v.by = BY_THREAD;
+	v.sort = t->st.sort;
+	if (build(t, &v, level, &t->det_threads)) {
+		interval__free_rows(&t->det_proc);
+		return -1;
+	}
+	t->have_det = true;
+	t->st.detail.nr = t->det_threads.nr_rows;
+	tui_list_clamp(&t->st.detail);
+	return 0;
+}
+
+static int rebuild(struct tui *t)
+{
+	struct view v;
+
+	if (t->shown < 0)
+		return 0;
+	if (t->have_iv)
+		interval__free_rows(&t->iv);
+	t->have_iv = false;
+	tui_view(&t->st, &v);
+	if (v.by == BY_CGROUP) {
+		/* the path filter and the tree order come before --top */
+		v.top = 0;
+		if (build(t, &v, t->st.level, &t->iv))
+			return -1;
+		t->iv.nr_rows = tui_cgroup_rows(t->iv.rows, t->iv.nr_rows, t->st.cg_filter,
+						t->st.sort.kind == SORT_COMM, t->st.top);
+	} else if (build(t, &v, t->st.level, &t->iv)) {
+		return -1;
+	}
+	t->have_iv = true;
+	tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+	if (t->st.mode == TUI_MODE_DETAIL || t->st.back == TUI_MODE_DETAIL)
+		return build_detail(t);
+	return 0;
+}
+
+static void schedule(struct tui *t, double from, double delay)
+{
+	double now = mono_now();
+
+	t->next_fetch = from + delay;
+	/* late (a slow fetch, a suspended terminal): start over from now */
+	if (t->next_fetch < now)
+		t->next_fetch = now;
+}
+
+/* One interval: 0, 1 at the end of the data, -1 on error. */
+static int fetch(struct tui *t)
+{
+	int into = t->shown < 0 ? 0 : !t->shown;
+	double started = mono_now();
+	int ret;
+
+	ret = t->src->fetch(t->src->arg, &t->smp[into], t->err, t->errlen);
+	if (ret == TUI_FETCH_ERROR || ret < 0) {
+		if (!t->err[0])
+			snprintf(t->err, t->errlen, "failed to read the next interval");
+		return -1;
+	}
+	if (ret == TUI_FETCH_END) {
+		t->eof = true;
+		if (!t->st.msg[0])
+			snprintf(t->st.msg, sizeof(t->st.msg), "end of the recording: q quits");
+		return 1;
+	}
+	if (ret == TUI_FETCH_BASELINE) {
+		schedule(t, started, t->st.delay_s < FIRST_INTERVAL_MAX ? t->st.delay_s
+									 : FIRST_INTERVAL_MAX);
+		t->last_fetch = started;
+		return 0;
+	}
+	t->fetched++;
+	t->last_fetch = started;
+	schedule(t, t->next_fetch > 0 ? t->next_fetch : started, t->st.delay_s);
+	if (t->src->self_cost)
+		t->self_cpu = t->src->self_cost(t->src->arg, &t->self_ns);
+	if (t->st.paused && t->shown >= 0) {
+		t->fresh = true;
+		return 0;
+	}
+	t->shown = into;
+	t->fresh = false;
+	return rebuild(t);
+}
+
+/* ---- terminal ---- */
+
+static SCREEN *screen_open(struct tui *t)
+{
+	const char *no_color = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+
+	if (!scr) {
+		snprintf(t->err, t->errlen,
+			 "failed to start the terminal UI: unknown terminal type '%s' (try -b)",
+			 term ? term : "");
+		return NULL;
+	}
+	set_term(scr);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	/* https://no-color.org: present and not empty */
+	t->color = t->o->color && !(no_color && no_color[0]) && has_colors();
+	if (t->color)
+		tui_screen_colors();
+	return scr;
+}
+
+/* Wait for a key until the next fetch; false when the terminal went away. */
+static bool wait_input(struct tui *t)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	bool fetching = !t->eof && (t->st.live || !t->st.paused);
+	int ms = MAX_WAIT_MS;
+
+	if (fetching) {
+		double left_ms = (t->next_fetch - mono_now()) * 1000;
+
+		if (left_ms < MAX_WAIT_MS)
+			ms = left_ms > 0 ? (int)ceil(left_ms) : 0;
+	}
+	if (poll(&pfd, 1, ms) < 0)
+		return true;	/* EINTR: a signal; the loop looks at the flags */
+	/* a hung-up terminal also reads as ready: take its last keys, then stop */
+	t->hangup = pfd.revents & (POLLHUP | POLLERR | POLLNVAL);
+	return !t->hangup || (pfd.revents & POLLIN);
+}
+
+static int apply(struct tui *t, unsigned int act)
+{
+	if (act & TUI_RESCHEDULE) {
+		if (t->last_fetch > 0)
+			schedule(t, t->last_fetch, t->st.delay_s);
+		/* resumed: the interval read while paused shows at once */
+		if (!t->st.paused && t->fresh) {
+			t->shown = !t->shown;
+			t->fresh = false;
+			act |= TUI_REBUILD;
+		}
+	}
+	if (act & TUI_STEP && !t->eof) {
+		t->next_fetch = 0;
+		if (fetch(t) < 0)
+			return -1;
+		if (t->fresh) {
+			t->shown = !t->shown;
+			t->fresh = false;
+			act |= TUI_REBUILD;
+		}
+	}
+	if (act & TUI_REBUILD && rebuild(t))
+		return -1;
+	if (act & TUI_DETAIL && build_detail(t))
+		return -1;
+	return 0;
+}
+
+static int loop(struct tui *t)
+{
+	bool redraw = true;
+
+	while (!tui_stop) {
+		unsigned int act = 0;
+		int key;
+
+		if (!t->eof && (t->st.live || !t->st.paused) && mono_now() >= t->next_fetch) {
+			if (fetch(t) < 0)
+				return -1;
+			redraw = true;
+			if (t->o->iterations > 0 && t->fetched >= t->o->iterations) {
+				tui_screen_draw(t);
+				return 0;
+			}
+		}
+		if (redraw)
+			tui_screen_draw(t);
+		redraw = false;
+		if (!wait_input(t))
+			return 0;	/* the terminal is gone: nothing to show any more */
+		/* bounded: a dead terminal may never run out of "keys" */
+		for (int n = 0; n < 256 && !tui_stop && (key = getch()) != ERR; n++) {
+			if (key == KEY_RESIZE)
+				clearok(curscr, TRUE);
+			act |= tui_key(&t->st, key);
+			if (act & TUI_QUIT)
+				return 0;
+			/* an Enter after a cursor move must open the row under the cursor */
+			if (t->have_iv)
+				tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+		}
+		if (t->hangup)
+			return 0;
+		if (apply(t, act))
+			return -1;
+		redraw = act & TUI_REDRAW;
+	}
+	return 0;
+}
+
+int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+{
+	struct sigaction old[NR_STOP_SIGNALS];
+	struct err_capture cap;
+	struct tui t = {
+		.src = src,
+		.o = o,
+		.shown = -1,
+		.self_cpu = NAN,
+		.self_ns = NAN,
+		.err = err,
+		.errlen = errlen,
+	};
+	SCREEN *scr;
+	int ret;
+
+	err[0] = '\0';
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errlen,
+			 "the interactive view needs a terminal (use -b for text output)");
+		return 1;
+	}
+	if (tui_state_init(&t.st, o, src->live, err, errlen))
+		return 1;
+	t.users = tui_users_new();
+	if (!t.users) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
+	if (install_signals(old)) {
+		snprintf(err, errlen, "failed to install signal handlers: %s", strerror(errno));
+		tui_users_free(t.users);
+		return 1;
+	}
+	capture_stderr(&cap);
+	scr = screen_open(&t);
+	ret = scr ? loop(&t) : -1;
+	if (scr) {
+		endwin();
+		delscreen(scr);
+	}
+	release_stderr(&cap);
+	restore_signals(old);
+	if (t.have_iv)
+		interval__free_rows(&t.iv);
+	free_detail(&t);
+	sample__free(&t.smp[0]);
+	sample__free(&t.smp[1]);
+	tui_users_free(t.users);
+	return ret ? 1 : 0;
+}

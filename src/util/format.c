@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Formatting helpers shared by the outputs: numbers that parse back the
+ * same in any locale, compact human counts, UTF-8 checks.
+ */
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/format.h"
+
+/*
+ * A program that calls setlocale(LC_ALL, "") (curses does for UTF-8)
+ * gets "1,5" from printf in many locales, which breaks JSON and CSV.
+ */
+static void fix_decimal_point(char *buf)
+{
+	const char *dp = localeconv()->decimal_point;
+	size_t dlen;
+	char *p;
+
+	if (!dp || !strcmp(dp, ".") || !*dp)
+		return;
+	dlen = strlen(dp);
+	p = strstr(buf, dp);
+	if (!p)
+		return;
+	*p = '.';
+	memmove(p + 1, p + dlen, strlen(p + dlen) + 1);
+}
+
+int fmt_double(char *buf, size_t size, double v)
+{
+	int len;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (!isfinite(v))
+		return 0;
+	if (v == trunc(v) && fabs(v) < 1e21) {
+		/* avoid "-0", which some consumers read as a float */
+		len = snprintf(buf, size, "%.0f", v == 0 ? 0.0 : v);
+	} else {
+		for (int prec = 15; prec <= 17; prec++) {
+			len = snprintf(buf, size, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+	}
+	if (len < 0 || (size_t)len >= size) {
+		buf[0] = '\0';
+		return 0;
+	}
+	fix_decimal_point(buf);
+	return (int)strlen(buf);
+}
+
+const char *fmt_compact(char *buf, size_t size, double v)
+{
+	static const char suffix[] = "KMGTPE";
+	double s = v;
+	int i;
+
+	if (!size)
+		return buf;
+	if (!isfinite(v) || v < 0) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	if (v < 9999.5) {
+		snprintf(buf, size, "%.0f", v);
+		return buf;
+	}
+	/* Step up while three significant digits would round to 1000. */
+	for (i = 0; i < (int)sizeof(suffix) - 2; i++) {
+		s /= 1000.0;
+		if (s < 999.5)
+			break;
+	}
+	if (i == (int)sizeof(suffix) - 2)
+		s /= 1000.0;
+	if (s < 9.995)
+		snprintf(buf, size, "%.2f%c", s, suffix[i]);
+	else if (s < 99.95)
+		snprintf(buf, size, "%.1f%c", s, suffix[i]);
+	else
+		snprintf(buf, size, "%.0f%c", s, suffix[i]);
+	fix_decimal_point(buf);
+	return buf;
+}
+
+int fmt_scaled(char *buf, size_t size, const struct delta *d)
+{
+	double v;
+	int len;
+
+	if (!size)
+		return 0;
+	/* Unscaled counts above 2^53 would lose digits through a double. */
+	if (d->running == d->enabled) {
+		len = snprintf(buf, size, "%llu", (unsigned long long)d->count);
+		if (len < 0 || (size_t)len >= size) {
+			buf[0] = '\0';
+			return 0;
+		}
+		return len;
+	}
+	v = delta_scaled(d);
+	return fmt_double(buf, size, isfinite(v) ? round(v) : v);
+}
+
+int utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	int need;
+
+	if (c < 0x80)
+		return 1;
+	if (c < 0xc2)		/* continuation byte or overlong 2-byte lead */
+		return -1;
+	if (c < 0xe0) {
+		need = 1;
+	} else if (c < 0xf0) {
+		need = 2;
+		if (c == 0xe0)		/* overlong */
+			lo = 0xa0;
+		else if (c == 0xed)	/* UTF-16 surrogates */
+			hi = 0x9f;
+	} else if (c < 0xf5) {
+		need = 3;
+		if (c == 0xf0)		/* overlong */
+			lo = 0x90;
+		else if (c == 0xf4)	/* above U+10FFFF */
+			hi = 0x8f;
+	} else {
+		return -1;
+	}
+	for (int i = 1; i <= need; i++) {
+		if ((size_t)i >= n || s[i] < lo || s[i] > hi)
+			return -i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
+void fmt_comm_ascii(char *dst, size_t size, const char *comm, size_t len)
+{
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i < len && i + 1 < size && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	dst[i] = '\0';
+}
+
+int iv_nr_events(const struct interval *iv)
+{
+	if (iv->nr_events < 0)
+		return 0;
+	return iv->nr_events > MAX_EVENTS ? MAX_EVENTS : iv->nr_events;
+}
+
+const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size)
+{
+	if (iv->event_names && iv->event_names[i])
+		return iv->event_names[i];
+	snprintf(buf, size, "event%d", i);
+	return buf;
+}
+
+double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns)
+{
+	if (!(iv->interval_s > 0) || !isfinite(iv->interval_s))
+		return NAN;
+	return (double)cpu_ns / (iv->interval_s * 1e9) * 100.0;
+}
+
+double iv_min_running_share(const struct interval *iv)
+{
+	int nr = iv_nr_events(iv);
+	double min = 1.0;
+
+	for (int i = 0; i < nr; i++) {
+		double s = delta_running_share(&iv->totals[i]);
+
+		if (s < min)
+			min = s;
+	}
+	return min;
+}
+
+/*
+ * A field's bytes that a line-oriented reader must not see raw: control
+ * bytes and 0x7f become \xNN, and so do bytes that are not well-formed
+ * UTF-8 (the file stays valid UTF-8). '\\' is doubled so every escape
+ * reads back unambiguously. Well-formed UTF-8 is copied. The escapes hold
+ * no comma, quote or space, so the quoting decision can be made on the
+ * raw bytes (RFC 4180: quote a field holding a comma, a quote or edge
+ * spaces, double the quotes inside; CR and LF never reach the file raw).
+ */
+void fmt_csv_field(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool quote;
+	size_t i = 0;
+
+	if (!len)
+		return;
+	quote = memchr(s, ',', len) || memchr(s, '"', len) || s[0] == ' ' || s[len - 1] == ' ';
+	if (quote)
+		fputc('"', f);
+	while (i < len) {
+		int n = utf8_seq_len(p + i, len - i);
+
+		if (p[i] == '\\' || p[i] == '"') {
+			fputc(p[i], f);
+			fputc(p[i], f);
+			i++;
+		} else if (n < 0 || p[i] < 0x20 || p[i] == 0x7f) {
+			fprintf(f, "\\x%02x", p[i]);
+			i++;
+		} else {
+			fwrite(p + i, 1, (size_t)n, f);
+			i += (size_t)n;
+		}
+	}
+	if (quote)
+		fputc('"', f);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Formatting helpers shared by the outputs: locale-independent numbers,
+ * compact human counts, UTF-8 validation, and interval fields as shown.
+ */
+#ifndef __TDTOP_FORMAT_H
+#define __TDTOP_FORMAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+#include "rows/model.h"
+
+/* Buffer sizes that always hold fmt_double() / fmt_compact() results. */
+#define FMT_DOUBLE_LEN 32
+#define FMT_COMPACT_LEN 16
+
+/*
+ * Write finite *v* into *buf* so that strtod() gives it back: integral
+ * values below 1e21 without exponent or fraction, others with the fewest
+ * of 15..17 significant digits that round-trip. The decimal point is
+ * always '.', whatever LC_NUMERIC says. Non-finite values give "".
+ * Returns the length written.
+ */
+int fmt_double(char *buf, size_t size, double v);
+
+/*
+ * Compact human count, at most 5 characters: integers below 10000 as is
+ * ("1234"), then three significant digits with an SI suffix K, M, G, T,
+ * P, E (powers of 1000: "12.3K", "4.56M", "789G"). Every event uses the
+ * same formatter, time-valued ones (cpu-clock, in ns) included, so the
+ * columns compare alike. NaN (and other non-finite values) give "-".
+ * Returns *buf*.
+ */
+const char *fmt_compact(char *buf, size_t size, double v);
+
+/*
+ * The multiplexing-scaled count of *d* rounded to an integer: the exact
+ * raw count when the event was never multiplexed. "" when NaN (the event
+ * never ran). Returns the length written.
+ */
+int fmt_scaled(char *buf, size_t size, const struct delta *d);
+
+/*
+ * Length of the well-formed UTF-8 sequence at *s* (1..4), looking at no
+ * more than *n* (>= 1) bytes. For an ill-formed one (overlong, surrogate,
+ * above U+10FFFF, stray continuation, truncated) returns minus the length
+ * of its maximal subpart, the bytes to replace by one U+FFFD (Unicode's
+ * recommended practice).
+ */
+int utf8_seq_len(const unsigned char *s, size_t n);
+
+/*
+ * Copy *comm* (at most *len* bytes, stops at NUL) into *dst* for a
+ * terminal column: bytes outside printable ASCII become '?', since a
+ * control byte could drive the terminal and a multi-byte character would
+ * break the column widths.
+ */
+void fmt_comm_ascii(char *dst, size_t size, const char *comm, size_t len);
+
+/* Number of events of *iv* clamped to 0..MAX_EVENTS. */
+int iv_nr_events(const struct interval *iv);
+
+/* Name of event *i*: iv->event_names[i], or "event<i>" written to *buf*. */
+const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size);
+
+/* *cpu_ns* as a percentage of one CPU over the interval; NaN if it has no length. */
+double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns);
+
+/* Share of the time the least counted event ran (1.0: none multiplexed). */
+double iv_min_running_share(const struct interval *iv);
+
+/*
+ * One CSV field: quoted as RFC 4180 wants, control bytes and invalid
+ * UTF-8 written as \\xNN so a field never breaks a line.
+ */
+void fmt_csv_field(FILE *f, const char *s, size_t len);
+
+#endif /* __TDTOP_FORMAT_H */
