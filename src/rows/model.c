@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <math.h>
+#include <stdio.h>
 #include "rows/model.h"
+#include "util/format.h"
 
 double delta_scaled(const struct delta *d)
 {
@@ -16,4 +18,60 @@ double delta_running_share(const struct delta *d)
 	if (!d->enabled || d->running >= d->enabled)
 		return 1.0;
 	return (double)d->running / (double)d->enabled;
+}
+
+int fmt_scaled(char *buf, size_t size, const struct delta *d)
+{
+	double v;
+	int len;
+
+	if (!size)
+		return 0;
+	/* Unscaled counts above 2^53 would lose digits through a double. */
+	if (d->running == d->enabled) {
+		len = snprintf(buf, size, "%llu", (unsigned long long)d->count);
+		if (len < 0 || (size_t)len >= size) {
+			buf[0] = '\0';
+			return 0;
+		}
+		return len;
+	}
+	v = delta_scaled(d);
+	return fmt_double(buf, size, isfinite(v) ? round(v) : v);
+}
+
+int iv_nr_events(const struct interval *iv)
+{
+	if (iv->nr_events < 0)
+		return 0;
+	return iv->nr_events > MAX_EVENTS ? MAX_EVENTS : iv->nr_events;
+}
+
+const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size)
+{
+	if (iv->event_names && iv->event_names[i])
+		return iv->event_names[i];
+	snprintf(buf, size, "event%d", i);
+	return buf;
+}
+
+double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns)
+{
+	if (!(iv->interval_s > 0) || !isfinite(iv->interval_s))
+		return NAN;
+	return (double)cpu_ns / (iv->interval_s * 1e9) * 100.0;
+}
+
+double iv_min_running_share(const struct interval *iv)
+{
+	int nr = iv_nr_events(iv);
+	double min = 1.0;
+
+	for (int i = 0; i < nr; i++) {
+		double s = delta_running_share(&iv->totals[i]);
+
+		if (s < min)
+			min = s;
+	}
+	return min;
 }

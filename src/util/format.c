@@ -91,26 +91,6 @@ const char *fmt_compact(char *buf, size_t size, double v)
 	return buf;
 }
 
-int fmt_scaled(char *buf, size_t size, const struct delta *d)
-{
-	double v;
-	int len;
-
-	if (!size)
-		return 0;
-	/* Unscaled counts above 2^53 would lose digits through a double. */
-	if (d->running == d->enabled) {
-		len = snprintf(buf, size, "%llu", (unsigned long long)d->count);
-		if (len < 0 || (size_t)len >= size) {
-			buf[0] = '\0';
-			return 0;
-		}
-		return len;
-	}
-	v = delta_scaled(d);
-	return fmt_double(buf, size, isfinite(v) ? round(v) : v);
-}
-
 int utf8_seq_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
@@ -158,42 +138,6 @@ void fmt_comm_ascii(char *dst, size_t size, const char *comm, size_t len)
 		dst[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
 	}
 	dst[i] = '\0';
-}
-
-int iv_nr_events(const struct interval *iv)
-{
-	if (iv->nr_events < 0)
-		return 0;
-	return iv->nr_events > MAX_EVENTS ? MAX_EVENTS : iv->nr_events;
-}
-
-const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size)
-{
-	if (iv->event_names && iv->event_names[i])
-		return iv->event_names[i];
-	snprintf(buf, size, "event%d", i);
-	return buf;
-}
-
-double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns)
-{
-	if (!(iv->interval_s > 0) || !isfinite(iv->interval_s))
-		return NAN;
-	return (double)cpu_ns / (iv->interval_s * 1e9) * 100.0;
-}
-
-double iv_min_running_share(const struct interval *iv)
-{
-	int nr = iv_nr_events(iv);
-	double min = 1.0;
-
-	for (int i = 0; i < nr; i++) {
-		double s = delta_running_share(&iv->totals[i]);
-
-		if (s < min)
-			min = s;
-	}
-	return min;
 }
 
 /*

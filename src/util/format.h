@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
-#include "rows/model.h"
+#include <linux/types.h>
 
 /* Buffer sizes that always hold fmt_double() / fmt_compact() results. */
 #define FMT_DOUBLE_LEN 32
@@ -35,13 +35,6 @@ int fmt_double(char *buf, size_t size, double v);
 const char *fmt_compact(char *buf, size_t size, double v);
 
 /*
- * The multiplexing-scaled count of *d* rounded to an integer: the exact
- * raw count when the event was never multiplexed. "" when NaN (the event
- * never ran). Returns the length written.
- */
-int fmt_scaled(char *buf, size_t size, const struct delta *d);
-
-/*
  * Length of the well-formed UTF-8 sequence at *s* (1..4), looking at no
  * more than *n* (>= 1) bytes. For an ill-formed one (overlong, surrogate,
  * above U+10FFFF, stray continuation, truncated) returns minus the length
@@ -57,18 +50,6 @@ int utf8_seq_len(const unsigned char *s, size_t n);
  * break the column widths.
  */
 void fmt_comm_ascii(char *dst, size_t size, const char *comm, size_t len);
-
-/* Number of events of *iv* clamped to 0..MAX_EVENTS. */
-int iv_nr_events(const struct interval *iv);
-
-/* Name of event *i*: iv->event_names[i], or "event<i>" written to *buf*. */
-const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size);
-
-/* *cpu_ns* as a percentage of one CPU over the interval; NaN if it has no length. */
-double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns);
-
-/* Share of the time the least counted event ran (1.0: none multiplexed). */
-double iv_min_running_share(const struct interval *iv);
 
 /*
  * One CSV field: quoted as RFC 4180 wants, control bytes and invalid
