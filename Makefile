@@ -104,8 +104,10 @@ $(OUT)/%.o: src/%.c | $(OUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# made anew each time: ar would keep the members of deleted sources
 $(OUT)/libtdtop.a: $(LIB_OBJS)
 	$(call msg,AR,$@)
+	$(Q)rm -f $@
 	$(Q)$(AR) rcs $@ $^
 
 $(BIN): $(KERNEL_OBJS) $(OUT)/libtdtop.a
@@ -162,4 +164,4 @@ clean:
 	$(call msg,CLEAN,)
 	$(Q)rm -rf .output tdtop tdtop-san
 
--include $(wildcard $(OUT)/*.d $(OUT)/unit/*.d)
+-include $(wildcard $(OUT)/*.d $(OUT)/*/*.d)
