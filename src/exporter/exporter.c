@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "exporter/exporter.h"
+#include "exporter/negotiate.h"
+#include "exporter/render.h"
 
 /* ---- snapshots ---- */
 

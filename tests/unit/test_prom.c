@@ -9,7 +9,10 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include "rows/metrics.h"
-#include "exporter/prom.h"
+#include "exporter/listen.h"
+#include "exporter/negotiate.h"
+#include "exporter/render.h"
+#include "exporter/labels.h"
 #include "test.h"
 
 /* ---- handmade intervals ---- */

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The exporter's series store: each interval's deltas added to running
+ * totals per cgroup or process, with the machine-wide counters beside
+ * them. Series come and go: exited processes after their last report,
+ * idle series after the TTL.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rows/metrics.h"
+#include "pmu/tdconfig.h"
+#include "exporter/labels.h"
+#include "exporter/store.h"
+
+/* FNV-1a: enough for paths and PIDs, in a table bounded by PROM_MAX_SERIES. */
+static size_t hash_key(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+static size_t *index_slot(const struct prom_state *s, const char *key)
+{
+	size_t mask = s->index_cap - 1;
+
+	for (size_t i = hash_key(key) & mask;; i = (i + 1) & mask) {
+		size_t v = s->index[i];
+
+		if (!v || !strcmp(s->series[v - 1].key, key))
+			return &s->index[i];
+	}
+}
+
+static void index_refill(struct prom_state *s)
+{
+	memset(s->index, 0, s->index_cap * sizeof(*s->index));
+	for (size_t i = 0; i < s->nr; i++)
+		*index_slot(s, s->series[i].key) = i + 1;
+}
+
+/* A larger index for *want* series; the old one stays on ENOMEM. */
+static int index_rebuild(struct prom_state *s, size_t want)
+{
+	size_t cap = 64;
+	size_t *idx;
+
+	while (cap < 2 * want)
+		cap *= 2;
+	idx = calloc(cap, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	free(s->index);
+	s->index = idx;
+	s->index_cap = cap;
+	index_refill(s);
+	return 0;
+}
+
+static void series_free(struct prom_series *se)
+{
+	free(se->key);
+	free(se->labels);
+}
+
+/* Keep the series for which keep() holds; the index follows. */
+static void series_filter(struct prom_state *s, bool (*keep)(const struct prom_state *,
+							     const struct prom_series *))
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		if (keep(s, &s->series[i]))
+			s->series[kept++] = s->series[i];
+		else
+			series_free(&s->series[i]);
+	}
+	if (kept == s->nr)
+		return;
+	s->nr = kept;
+	index_refill(s);
+}
+
+static bool not_exited(const struct prom_state *s, const struct prom_series *se)
+{
+	return !se->exited;
+}
+
+static bool not_expired(const struct prom_state *s, const struct prom_series *se)
+{
+	return s->o.series_ttl_s <= 0 || s->elapsed_s - se->last_seen <= s->o.series_ttl_s;
+}
+
+static bool row_wanted(const struct prom_state *s, const struct row *r)
+{
+	return s->o.by == BY_CGROUP ? r->kind == ROW_CGROUP : r->kind == ROW_PROCESS;
+}
+
+static void row_key(const struct row *r, char *buf, size_t size, const char **key)
+{
+	if (r->kind != ROW_CGROUP) {
+		snprintf(buf, size, "%d", r->pid);
+		*key = buf;
+	} else if (r->cgroup) {
+		*key = r->cgroup;
+	} else {
+		snprintf(buf, size, "cgroup %llu", (unsigned long long)r->cgroup_id);
+		*key = buf;
+	}
+}
+
+/* Append a series for *r*; -ENOMEM. */
+static int series_new(struct prom_state *s, const struct row *r, const char *key)
+{
+	struct prom_series *se;
+
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct prom_series *v = realloc(s->series, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->series = v;
+		s->cap = cap;
+	}
+	if (2 * (s->nr + 1) > s->index_cap && index_rebuild(s, s->nr + 1))
+		return -ENOMEM;
+	se = &s->series[s->nr];
+	memset(se, 0, sizeof(*se));
+	se->key = strdup(key);
+	se->pid = r->pid;
+	memcpy(se->comm, r->comm, TASK_COMM_LEN);
+	se->labels = r->kind == ROW_CGROUP ? prom_cgroup_labels(key) : prom_process_labels(r->pid, r->comm);
+	if (!se->key || !se->labels) {
+		series_free(se);
+		return -ENOMEM;
+	}
+	*index_slot(s, key) = ++s->nr;
+	return 0;
+}
+
+/*
+ * Find or create the series of every wanted row first, so that running
+ * out of memory leaves no interval half added. ids[i] is SIZE_MAX for a
+ * row not tracked.
+ */
+static int map_rows(struct prom_state *s, const struct interval *iv, size_t *ids)
+{
+	size_t old_nr = s->nr;
+
+	for (size_t i = 0; i < iv->nr_rows; i++) {
+		const struct row *r = &iv->rows[i];
+		char buf[48];
+		const char *key;
+		size_t *slot;
+
+		ids[i] = SIZE_MAX;
+		if (!row_wanted(s, r))
+			continue;
+		row_key(r, buf, sizeof(buf), &key);
+		slot = index_slot(s, key);
+		if (*slot) {
+			ids[i] = *slot - 1;
+			continue;
+		}
+		if (s->nr >= PROM_MAX_SERIES)
+			continue;
+		if (series_new(s, r, key)) {
+			while (s->nr > old_nr)
+				series_free(&s->series[--s->nr]);
+			index_refill(s);
+			return -ENOMEM;
+		}
+		ids[i] = s->nr - 1;
+	}
+	return 0;
+}
+
+static int relabel(struct prom_series *se, const struct row *r)
+{
+	char *labels;
+
+	if (!memcmp(se->comm, r->comm, TASK_COMM_LEN))
+		return 0;
+	labels = prom_process_labels(r->pid, r->comm);
+	if (!labels)
+		return -ENOMEM;
+	free(se->labels);
+	se->labels = labels;
+	memcpy(se->comm, r->comm, TASK_COMM_LEN);
+	return 0;
+}
+
+static void add_row(struct prom_state *s, struct prom_series *se, const struct interval *iv,
+		    const struct row *r)
+{
+	double cpu = r->cpu_ns / 1e9;
+
+	se->cpu_s += cpu;
+	se->score += cpu;
+	se->last_seen = s->elapsed_s;
+	if (r->kind == ROW_PROCESS) {
+		se->exited = r->exited;
+		/* exec renames: same counts, new label (the old one stays on ENOMEM) */
+		relabel(se, r);
+	}
+	if (iv->topdown && r->td.valid && isfinite(r->td.slots) && r->td.slots > 0) {
+		se->slots += r->td.slots;
+		se->slots_seen = true;
+		for (int i = 0; i < s->nr_td; i++) {
+			double v = td_field_value(&r->td, i);
+
+			if (td_fields[i].level > iv->level || !isfinite(v) || v < 0)
+				continue;
+			se->td[i] += v * r->td.slots;
+			se->td_seen |= 1u << i;
+		}
+	}
+	for (int e = 0; e < s->nr_events; e++) {
+		double v = delta_scaled(&r->ev[e]);
+
+		if (s->o.event_kind[e] == PROM_EV_SKIP || !isfinite(v) || v < 0)
+			continue;
+		se->ev[e] += v;
+		se->ev_seen |= 1u << e;
+	}
+}
+
+/* The same events, in the same order, for the whole run. */
+static int check_events(struct prom_state *s, const struct interval *iv)
+{
+	int n = iv->nr_events < 0 ? 0 : iv->nr_events > MAX_EVENTS ? MAX_EVENTS : iv->nr_events;
+
+	if (s->have_events) {
+		if (n != s->nr_events)
+			return -EINVAL;
+		for (int i = 0; i < n; i++) {
+			const char *name = iv->event_names ? iv->event_names[i] : NULL;
+
+			if (strcmp(s->names[i], name ? name : ""))
+				return -EINVAL;
+		}
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = iv->event_names && iv->event_names[i] ? iv->event_names[i] : "";
+
+		s->names[i] = strdup(name);
+		s->ev_labels[i] = prom_event_label(name);
+		if (!s->names[i] || !s->ev_labels[i]) {
+			for (int j = 0; j <= i; j++) {
+				free(s->names[j]);
+				free(s->ev_labels[j]);
+				s->names[j] = s->ev_labels[j] = NULL;
+			}
+			return -ENOMEM;
+		}
+	}
+	s->nr_events = n;
+	s->have_events = true;
+	return 0;
+}
+
+static void add_machine(struct prom_state *s, const struct interval *iv)
+{
+	s->intervals++;
+	s->interval_s = iv->interval_s;
+	s->idle_cpu_s += iv->idle_cpu_ns / 1e9;
+	s->dropped += iv->dropped;
+	s->read_errors += iv->read_errors;
+	s->switches += iv->switches;
+	s->bpf_s_per_switch = iv->bpf_ns_per_switch / 1e9;
+	s->self_cpu_pct = iv->self_cpu_pct;
+	if (isfinite(iv->self_cpu_pct) && iv->self_cpu_pct > 0 && iv->interval_s > 0)
+		s->self_cpu_s += iv->self_cpu_pct / 100.0 * iv->interval_s;
+	if (!s->method_fixed && iv->method && *iv->method)
+		snprintf(s->method, sizeof(s->method), "%s", iv->method);
+}
+
+int prom_state__add(struct prom_state *s, const struct interval *iv)
+{
+	double len = isfinite(iv->interval_s) && iv->interval_s > 0 ? iv->interval_s : 0;
+	double decay = exp2(-len / PROM_RANK_HALF_LIFE_S);
+	size_t *ids;
+	int ret;
+
+	ret = check_events(s, iv);
+	if (ret)
+		return ret;
+	/* an exit was reported with the previous interval's values */
+	series_filter(s, not_exited);
+	s->elapsed_s += len;
+	series_filter(s, not_expired);
+	ids = malloc((iv->nr_rows ? iv->nr_rows : 1) * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	ret = map_rows(s, iv, ids);
+	if (ret) {
+		free(ids);
+		return ret;
+	}
+	for (size_t i = 0; i < s->nr; i++)
+		s->series[i].score *= decay;
+	for (size_t i = 0; i < iv->nr_rows; i++) {
+		if (ids[i] != SIZE_MAX)
+			add_row(s, &s->series[ids[i]], iv, &iv->rows[i]);
+		else if (row_wanted(s, &iv->rows[i]))
+			s->overflow++;
+	}
+	free(ids);
+	add_machine(s, iv);
+	return 0;
+}
+
+struct prom_state *prom_state__new(const struct prom_opts *o)
+{
+	struct prom_state *s;
+
+	if (o->by != BY_CGROUP && o->by != BY_PROCESS)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->o = *o;
+	snprintf(s->version, sizeof(s->version), "%s", o->version ? o->version : "");
+	snprintf(s->method, sizeof(s->method), "%s", o->method ? o->method : "none");
+	s->method_fixed = o->method && strcmp(o->method, "none");
+	s->nr_td = nr_td_fields < PROM_MAX_TD ? nr_td_fields : PROM_MAX_TD;
+	s->bpf_s_per_switch = NAN;
+	s->self_cpu_pct = NAN;
+	if (index_rebuild(s, 0)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void prom_state__free(struct prom_state *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr; i++)
+		series_free(&s->series[i]);
+	for (int i = 0; i < s->nr_events; i++) {
+		free(s->names[i]);
+		free(s->ev_labels[i]);
+	}
+	free(s->series);
+	free(s->index);
+	free(s);
+}
+
+size_t prom_state__nr_series(const struct prom_state *s)
+{
+	return s->nr;
+}
+
+void prom_event_kinds_from_roles(const int *role, int n, enum prom_event_kind *out)
+{
+	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
+		if (role[i] == TD_CYCLES)
+			out[i] = PROM_EV_CYCLES;
+		else if (role[i] == TD_INSTRUCTIONS)
+			out[i] = PROM_EV_INSTRUCTIONS;
+		else if (role[i] == TD_NO_ROLE)
+			out[i] = PROM_EV_GENERIC;
+		else
+			out[i] = PROM_EV_SKIP;
+	}
+}
