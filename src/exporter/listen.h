@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <sys/socket.h>
 #include "exporter/store.h"
-#include "options.h"
 
 #define EXPORTER_DEFAULT_PORT 9717
 #define EXPORTER_DEFAULT_ADDR "127.0.0.1"
@@ -29,20 +28,20 @@ struct exporter_opts {
 /*
  * "ADDR:PORT", "[IPV6]:PORT", or the address alone for the default port.
  * Numeric addresses only (no name lookup); port 1..65535. Returns 0, or
- * -1 with a one-line message in *err*.
+ * -EINVAL with a one-line message in *err* (and *a* zeroed).
  */
-int listen_addr_parse(const char *s, struct listen_addr *out, char *err, size_t errlen);
+int listen_addr__parse(struct listen_addr *a, const char *s, char *err, size_t errlen);
 
 /* Defaults: 127.0.0.1:9717, per cgroup, every series, one-hour TTL, 1 s intervals. */
-void exporter_opts_init(struct exporter_opts *o);
+void exporter_opts__init(struct exporter_opts *o);
 
 /*
- * The exporter's settings from its command line: --listen (default
- * 127.0.0.1:9717), --by cgroup or process, --top (default: every cgroup,
- * or EXPORTER_DEFAULT_TOP processes) and -d. Returns 0, or -1 with a
- * one-line message in *err* for a usage error (a bad address, --by thread).
+ * The exporter's settings from the command line's values: --listen (NULL:
+ * 127.0.0.1:9717), --by cgroup or process, --top (0: every cgroup, or
+ * EXPORTER_DEFAULT_TOP processes) and -d. Returns 0, or -EINVAL with a
+ * one-line message in *err* (a bad address, --by thread, --top too large).
  */
-int exporter_opts_from_options(const struct options *o, struct exporter_opts *eo, char *err,
-				size_t errlen);
+int exporter_opts__parse(struct exporter_opts *o, const char *listen, enum group_by by,
+			 size_t top, double interval_s, char *err, size_t errlen);
 
 #endif /* __TDTOP_LISTEN_H */

@@ -774,7 +774,7 @@ TEST(listen_addr_good)
 		struct listen_addr a;
 		char err[256] = "";
 
-		CHECK_INT(listen_addr_parse(cases[i].in, &a, err, sizeof(err)), 0);
+		CHECK_INT(listen_addr__parse(&a, cases[i].in, err, sizeof(err)), 0);
 		CHECK_STR(a.text, cases[i].text);
 		CHECK_INT(a.ss.ss_family, cases[i].family);
 		CHECK_INT(a.len, cases[i].family == AF_INET ? sizeof(struct sockaddr_in)
@@ -784,7 +784,7 @@ TEST(listen_addr_good)
 		struct listen_addr a;
 		char err[64];
 
-		listen_addr_parse("192.168.0.7:1234", &a, err, sizeof(err));
+		listen_addr__parse(&a, "192.168.0.7:1234", err, sizeof(err));
 		CHECK_INT(ntohs(((struct sockaddr_in *)&a.ss)->sin_port), 1234);
 		CHECK_U64(ntohl(((struct sockaddr_in *)&a.ss)->sin_addr.s_addr), 0xc0a80007);
 	}
@@ -823,7 +823,7 @@ TEST(listen_addr_bad)
 		struct listen_addr a;
 		char err[256] = "";
 
-		CHECK_INT(listen_addr_parse(cases[i].in, &a, err, sizeof(err)), -1);
+		CHECK_INT(listen_addr__parse(&a, cases[i].in, err, sizeof(err)), -EINVAL);
 		if (!strstr(err, cases[i].msg))
 			test_fail(__FILE__, __LINE__, "'%s': error '%s' lacks '%s'", cases[i].in,
 				  err, cases[i].msg);
@@ -833,7 +833,7 @@ TEST(listen_addr_bad)
 		struct listen_addr a;
 		char err[8];
 
-		CHECK_INT(listen_addr_parse("nonsense", &a, err, sizeof(err)), -1);
+		CHECK_INT(listen_addr__parse(&a, "nonsense", err, sizeof(err)), -EINVAL);
 		CHECK(strlen(err) < sizeof(err));
 	}
 }
@@ -841,38 +841,28 @@ TEST(listen_addr_bad)
 TEST(exporter_opts_from_command_line)
 {
 	struct exporter_opts eo;
-	struct options o;
 	char err[256] = "";
 
-	memset(&o, 0, sizeof(o));
-	o.by = BY_CGROUP;
-	o.delay_s = 0.5;
-	CHECK_INT(exporter_opts_from_options(&o, &eo, err, sizeof(err)), 0);
+	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_CGROUP, 0, 0.5, err, sizeof(err)), 0);
 	CHECK_STR(eo.listen.text, "127.0.0.1:9717");
 	CHECK_INT(eo.prom.by, BY_CGROUP);
 	CHECK_INT(eo.prom.top, 0);
 	CHECK_NEAR(eo.prom.series_ttl_s, EXPORTER_DEFAULT_TTL_S, 0);
 	CHECK_NEAR(eo.interval_s, 0.5, 0);
 
-	o.by = BY_PROCESS;
-	o.listen = "[::1]:9999";
-	CHECK_INT(exporter_opts_from_options(&o, &eo, err, sizeof(err)), 0);
+	CHECK_INT(exporter_opts__parse(&eo, "[::1]:9999", BY_PROCESS, 0, 1, err, sizeof(err)), 0);
 	CHECK_STR(eo.listen.text, "[::1]:9999");
 	CHECK_INT(eo.prom.by, BY_PROCESS);
 	CHECK_INT(eo.prom.top, EXPORTER_DEFAULT_TOP);
-	o.top = 7;
-	CHECK_INT(exporter_opts_from_options(&o, &eo, err, sizeof(err)), 0);
+	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_PROCESS, 7, 1, err, sizeof(err)), 0);
 	CHECK_INT(eo.prom.top, 7);
 
-	o.listen = "localhost:80";
-	CHECK_INT(exporter_opts_from_options(&o, &eo, err, sizeof(err)), -1);
+	CHECK_INT(exporter_opts__parse(&eo, "localhost:80", BY_PROCESS, 7, 1, err, sizeof(err)),
+		  -EINVAL);
 	CHECK(strstr(err, "invalid IPv4 address 'localhost'"));
-	o.listen = NULL;
-	o.by = BY_THREAD;
-	CHECK_INT(exporter_opts_from_options(&o, &eo, err, sizeof(err)), -1);
+	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_THREAD, 0, 1, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "no per-thread series"));
-	o.by = BY_PROCESS;
-	o.top = PROM_MAX_SERIES + 1;
-	CHECK_INT(exporter_opts_from_options(&o, &eo, err, sizeof(err)), -1);
+	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_PROCESS, PROM_MAX_SERIES + 1, 1, err,
+				       sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "invalid --top"));
 }
