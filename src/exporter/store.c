@@ -13,54 +13,37 @@
 #include <string.h>
 #include "rows/metrics.h"
 #include "pmu/tdconfig.h"
+#include "util/grow.h"
 #include "exporter/labels.h"
 #include "exporter/store.h"
 
-/* FNV-1a: enough for paths and PIDs, in a table bounded by PROM_MAX_SERIES. */
-static size_t hash_key(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
+/* What key_index__find() compares: a series' key with the one looked for. */
+struct series_lookup {
+	const struct prom_state *s;
+	const char *key;
+};
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return (size_t)h;
+static bool series_has_key(const void *ctx, size_t pos)
+{
+	const struct series_lookup *l = ctx;
+
+	return !strcmp(l->s->series[pos].key, l->key);
 }
 
-static size_t *index_slot(const struct prom_state *s, const char *key)
+/* The series with this key and hash, or -1. */
+static long series_find(const struct prom_state *s, const char *key, size_t hash)
 {
-	size_t mask = s->index_cap - 1;
+	struct series_lookup l = { s, key };
 
-	for (size_t i = hash_key(key) & mask;; i = (i + 1) & mask) {
-		size_t v = s->index[i];
-
-		if (!v || !strcmp(s->series[v - 1].key, key))
-			return &s->index[i];
-	}
+	return key_index__find(&s->index, hash, series_has_key, &l);
 }
 
+/* After drops: it cannot fail, the index had room for more series. */
 static void index_refill(struct prom_state *s)
 {
-	memset(s->index, 0, s->index_cap * sizeof(*s->index));
+	key_index__clear(&s->index);
 	for (size_t i = 0; i < s->nr; i++)
-		*index_slot(s, s->series[i].key) = i + 1;
-}
-
-/* A larger index for *want* series; the old one stays on ENOMEM. */
-static int index_rebuild(struct prom_state *s, size_t want)
-{
-	size_t cap = 64;
-	size_t *idx;
-
-	while (cap < 2 * want)
-		cap *= 2;
-	idx = calloc(cap, sizeof(*idx));
-	if (!idx)
-		return -ENOMEM;
-	free(s->index);
-	s->index = idx;
-	s->index_cap = cap;
-	index_refill(s);
-	return 0;
+		key_index__set(&s->index, s->series[i].hash, i, NULL, NULL);
 }
 
 static void series_free(struct prom_series *se)
@@ -115,33 +98,26 @@ static void row_key(const struct row *r, char *buf, size_t size, const char **ke
 	}
 }
 
-/* Append a series for *r*; -ENOMEM. */
-static int series_new(struct prom_state *s, const struct row *r, const char *key)
+/* Append a series for *r*, whose key is not indexed yet; -ENOMEM. */
+static int series_new(struct prom_state *s, const struct row *r, const char *key, size_t hash)
 {
 	struct prom_series *se;
 
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct prom_series *v = realloc(s->series, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->series = v;
-		s->cap = cap;
-	}
-	if (2 * (s->nr + 1) > s->index_cap && index_rebuild(s, s->nr + 1))
+	if (GROW(s->series, s->cap, s->nr + 1, 64))
 		return -ENOMEM;
 	se = &s->series[s->nr];
 	memset(se, 0, sizeof(*se));
 	se->key = strdup(key);
+	se->hash = hash;
 	se->pid = r->pid;
 	memcpy(se->comm, r->comm, TASK_COMM_LEN);
-	se->labels = r->kind == ROW_CGROUP ? prom_cgroup_labels(key) : prom_process_labels(r->pid, r->comm);
-	if (!se->key || !se->labels) {
+	se->labels = r->kind == ROW_CGROUP ? prom_cgroup_labels(key) :
+					     prom_process_labels(r->pid, r->comm);
+	if (!se->key || !se->labels || key_index__set(&s->index, hash, s->nr, NULL, NULL)) {
 		series_free(se);
 		return -ENOMEM;
 	}
-	*index_slot(s, key) = ++s->nr;
+	s->nr++;
 	return 0;
 }
 
@@ -158,20 +134,22 @@ static int map_rows(struct prom_state *s, const struct interval *iv, size_t *ids
 		const struct row *r = &iv->rows[i];
 		char buf[48];
 		const char *key;
-		size_t *slot;
+		size_t hash;
+		long pos;
 
 		ids[i] = SIZE_MAX;
 		if (!row_wanted(s, r))
 			continue;
 		row_key(r, buf, sizeof(buf), &key);
-		slot = index_slot(s, key);
-		if (*slot) {
-			ids[i] = *slot - 1;
+		hash = key_hash(key, strlen(key));
+		pos = series_find(s, key, hash);
+		if (pos >= 0) {
+			ids[i] = (size_t)pos;
 			continue;
 		}
 		if (s->nr >= PROM_MAX_SERIES)
 			continue;
-		if (series_new(s, r, key)) {
+		if (series_new(s, r, key, hash)) {
 			while (s->nr > old_nr)
 				series_free(&s->series[--s->nr]);
 			index_refill(s);
@@ -334,10 +312,6 @@ struct prom_state *prom_state__new(const struct prom_opts *o)
 	s->nr_td = nr_td_fields < PROM_MAX_TD ? nr_td_fields : PROM_MAX_TD;
 	s->bpf_s_per_switch = NAN;
 	s->self_cpu_pct = NAN;
-	if (index_rebuild(s, 0)) {
-		free(s);
-		return NULL;
-	}
 	return s;
 }
 
@@ -352,7 +326,7 @@ void prom_state__free(struct prom_state *s)
 		free(s->ev_labels[i]);
 	}
 	free(s->series);
-	free(s->index);
+	key_index__free(&s->index);
 	free(s);
 }
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "rows/aggregate.h"
 #include "rows/model.h"
+#include "util/keyindex.h"
 
 /* Series tracked at most; rows beyond are counted, not stored. */
 #define PROM_MAX_SERIES 65536
@@ -38,6 +39,7 @@ struct prom_opts {
 
 struct prom_series {
 	char *key;		/* cgroup path, or the PID in decimal */
+	size_t hash;		/* key_hash() of the key */
 	char *labels;		/* escaped label pairs, without braces */
 	int pid;
 	char comm[TASK_COMM_LEN];
@@ -66,8 +68,7 @@ struct prom_state {
 
 	struct prom_series *series;
 	size_t nr, cap;
-	size_t *index;		/* open addressing: series index + 1, 0 when free */
-	size_t index_cap;	/* a power of two, at least twice nr */
+	struct key_index index;	/* series by key */
 
 	double elapsed_s;	/* sum of the interval lengths seen */
 	double intervals;
