@@ -11,8 +11,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
+#include "util/errmsg.h"
 #include "exporter/exporter.h"
 #include "exporter/negotiate.h"
 #include "exporter/render.h"
@@ -32,20 +33,11 @@ struct snapshot {
 
 struct exporter {
 	struct MHD_Daemon *daemon;
-	int port;
 	double stale_s;			/* tdtop_up is 0 for older snapshots */
 	struct prom_state *state;	/* the publishing thread's only */
 	pthread_mutex_t lock;		/* guards cur, held for a pointer copy only */
 	struct snapshot *cur;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void snapshot_put(struct snapshot *s)
 {
@@ -111,7 +103,7 @@ static void publish(struct exporter *e, struct snapshot *s)
 
 int exporter__publish(struct exporter *e, const struct interval *iv)
 {
-	double t0 = mono_now();
+	double t0 = mono_s();
 	struct snapshot *s;
 	int ret;
 
@@ -121,7 +113,7 @@ int exporter__publish(struct exporter *e, const struct interval *iv)
 	s = snapshot_render(e->state);
 	if (!s)
 		return -ENOMEM;
-	s->published = mono_now();
+	s->published = mono_s();
 	s->build_s = s->published - t0;
 	publish(e, s);
 	return 0;
@@ -189,7 +181,7 @@ static enum MHD_Result reply_metrics(struct exporter *e, struct MHD_Connection *
 		body_free(b);
 		return MHD_NO;
 	}
-	err = prom_render_trailer(f, om, mono_now() - b->snap->published <= e->stale_s,
+	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= e->stale_s,
 				  b->snap->build_s);
 	if (fclose(f) || err) {
 		body_free(b);
@@ -249,33 +241,21 @@ static int listen_socket(const struct listen_addr *a, char *err, size_t errlen)
 	int fam = a->ss.ss_family, one = 1;
 	int fd = socket(fam, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
-	if (fd < 0) {
-		snprintf(err, errlen, "failed to create a socket for %s: %s", a->text,
-			 strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return errmsg(err, errlen, -errno, "failed to create a socket for %s: %s", a->text,
+			      strerror(errno));
 	/* a restart must not wait for the old connections' TIME_WAIT */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (fam == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) || listen(fd, 64)) {
-		snprintf(err, errlen, "failed to listen on %s: %s", a->text, strerror(errno));
+		int ret = errmsg(err, errlen, -errno, "failed to listen on %s: %s", a->text,
+				 strerror(errno));
+
 		close(fd);
-		return -1;
+		return ret;
 	}
 	return fd;
-}
-
-static int bound_port(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &len))
-		return -1;
-	if (ss.ss_family == AF_INET6)
-		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
 struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_t errlen)
@@ -287,7 +267,7 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 
 	e = calloc(1, sizeof(*e));
 	if (!e) {
-		snprintf(err, errlen, "out of memory");
+		errmsg(err, errlen, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	pthread_mutex_init(&e->lock, NULL);
@@ -296,14 +276,13 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 	if (e->state)
 		e->cur = snapshot_render(e->state);
 	if (!e->cur) {
-		snprintf(err, errlen, "out of memory");
+		errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	e->cur->published = mono_now();
+	e->cur->published = mono_s();
 	fd = listen_socket(&o->listen, err, errlen);
 	if (fd < 0)
 		goto fail;
-	e->port = bound_port(fd);
 	if (o->listen.ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	/* the server's threads inherit this mask: signals stay with the collector */
@@ -321,7 +300,7 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 				     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!e->daemon) {
-		snprintf(err, errlen, "failed to start the HTTP server on %s", o->listen.text);
+		errmsg(err, errlen, -EIO, "failed to start the HTTP server on %s", o->listen.text);
 		close(fd);
 		goto fail;
 	}
@@ -329,11 +308,6 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 fail:
 	exporter__stop(e);
 	return NULL;
-}
-
-int exporter__port(const struct exporter *e)
-{
-	return e->port;
 }
 
 void exporter__stop(struct exporter *e)

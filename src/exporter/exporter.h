@@ -31,9 +31,6 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
  */
 int exporter__publish(struct exporter *e, const struct interval *iv);
 
-/* The port bound (useful when the address asked for port 0). */
-int exporter__port(const struct exporter *e);
-
 /* Stop serving and free everything. Accepts NULL. */
 void exporter__stop(struct exporter *e);
 
