@@ -34,7 +34,7 @@ struct snapshot {
 struct exporter {
 	struct MHD_Daemon *daemon;
 	double stale_s;			/* tdtop_up is 0 for older snapshots */
-	struct prom_state *state;	/* the publishing thread's only */
+	struct prom_store *store;	/* the publishing thread's only */
 	pthread_mutex_t lock;		/* guards cur, held for a pointer copy only */
 	struct snapshot *cur;
 };
@@ -59,14 +59,14 @@ static struct snapshot *snapshot_get(struct exporter *e)
 	return s;
 }
 
-static int render_to(const struct prom_state *st, bool om, char **buf, size_t *len)
+static int render_to(const struct prom_store *st, bool om, char **buf, size_t *len)
 {
 	FILE *f = open_memstream(buf, len);
 	int ret;
 
 	if (!f)
 		return -ENOMEM;
-	ret = prom_render(st, om, f);
+	ret = prom_store__render(st, om, f);
 	if (fclose(f) || ret) {
 		free(*buf);
 		*buf = NULL;
@@ -75,7 +75,7 @@ static int render_to(const struct prom_state *st, bool om, char **buf, size_t *l
 	return 0;
 }
 
-static struct snapshot *snapshot_render(const struct prom_state *st)
+static struct snapshot *snapshot_render(const struct prom_store *st)
 {
 	struct snapshot *s = calloc(1, sizeof(*s));
 
@@ -107,10 +107,10 @@ int exporter__publish(struct exporter *e, const struct interval *iv)
 	struct snapshot *s;
 	int ret;
 
-	ret = prom_state__add(e->state, iv);
+	ret = prom_store__add(e->store, iv);
 	if (ret)
 		return ret;
-	s = snapshot_render(e->state);
+	s = snapshot_render(e->store);
 	if (!s)
 		return -ENOMEM;
 	s->published = mono_s();
@@ -272,9 +272,9 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	e->stale_s = 3 * o->interval_s + 1;
-	e->state = prom_state__new(&o->prom);
-	if (e->state)
-		e->cur = snapshot_render(e->state);
+	e->store = prom_store__new(&o->prom);
+	if (e->store)
+		e->cur = snapshot_render(e->store);
 	if (!e->cur) {
 		errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
@@ -318,7 +318,7 @@ void exporter__stop(struct exporter *e)
 	if (e->daemon)
 		MHD_stop_daemon(e->daemon);
 	snapshot_put(e->cur);
-	prom_state__free(e->state);
+	prom_store__free(e->store);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

@@ -87,14 +87,14 @@ static const struct family fam_events = {
 
 /* Indices of the series to write: the top ones by recent CPU, in key order. */
 struct visible {
-	const struct prom_state *s;
+	const struct prom_store *s;
 	size_t *idx;
 	size_t n;
 };
 
 static int cmp_key(const void *a, const void *b, void *ctx)
 {
-	const struct prom_state *s = ctx;
+	const struct prom_store *s = ctx;
 	const struct prom_series *x = &s->series[*(const size_t *)a];
 	const struct prom_series *y = &s->series[*(const size_t *)b];
 
@@ -105,7 +105,7 @@ static int cmp_key(const void *a, const void *b, void *ctx)
 
 static int cmp_score(const void *a, const void *b, void *ctx)
 {
-	const struct prom_state *s = ctx;
+	const struct prom_store *s = ctx;
 	const struct prom_series *x = &s->series[*(const size_t *)a];
 	const struct prom_series *y = &s->series[*(const size_t *)b];
 
@@ -114,7 +114,7 @@ static int cmp_score(const void *a, const void *b, void *ctx)
 	return cmp_key(a, b, ctx);
 }
 
-static int visible_get(const struct prom_state *s, struct visible *v)
+static int visible_get(const struct prom_store *s, struct visible *v)
 {
 	v->s = s;
 	v->n = s->nr;
@@ -201,7 +201,7 @@ static void render_kind(FILE *f, bool om, const struct visible *v, enum prom_eve
 
 static void render_events(FILE *f, bool om, const struct visible *v)
 {
-	const struct prom_state *s = v->s;
+	const struct prom_store *s = v->s;
 	bool header = false;
 
 	for (size_t i = 0; i < v->n; i++) {
@@ -218,7 +218,7 @@ static void render_events(FILE *f, bool om, const struct visible *v)
 	}
 }
 
-static void render_build(FILE *f, bool om, const struct prom_state *s)
+static void render_build(FILE *f, bool om, const struct prom_store *s)
 {
 	char version[256], method[256], labels[600];
 
@@ -229,7 +229,7 @@ static void render_build(FILE *f, bool om, const struct prom_state *s)
 	sample(f, fam_build.name, labels, NULL, 1);
 }
 
-static void render_health(FILE *f, bool om, const struct prom_state *s)
+static void render_health(FILE *f, bool om, const struct prom_store *s)
 {
 	static const struct family intervals = {
 		"tdtop_intervals_total", COUNTER, NULL, "Intervals measured." };
@@ -272,7 +272,7 @@ static void render_health(FILE *f, bool om, const struct prom_state *s)
 	scalar(f, om, &overflow, s->overflow);
 }
 
-int prom_render(const struct prom_state *s, bool openmetrics, FILE *f)
+int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f)
 {
 	struct visible v;
 

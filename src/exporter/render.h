@@ -13,7 +13,7 @@
  * prom_render_trailer(), so that a server can append live values.
  * Returns 0, or -1 when writing failed.
  */
-int prom_render(const struct prom_state *s, bool openmetrics, FILE *f);
+int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f);
 
 /*
  * tdtop_up (whether the collector still publishes on time) and

@@ -19,7 +19,7 @@
 
 /* What key_index__find() compares: a series' key with the one looked for. */
 struct series_lookup {
-	const struct prom_state *s;
+	const struct prom_store *s;
 	const char *key;
 };
 
@@ -31,7 +31,7 @@ static bool series_has_key(const void *ctx, size_t pos)
 }
 
 /* The series with this key and hash, or -1. */
-static long series_find(const struct prom_state *s, const char *key, size_t hash)
+static long series_find(const struct prom_store *s, const char *key, size_t hash)
 {
 	struct series_lookup l = { s, key };
 
@@ -39,7 +39,7 @@ static long series_find(const struct prom_state *s, const char *key, size_t hash
 }
 
 /* After drops: it cannot fail, the index had room for more series. */
-static void index_refill(struct prom_state *s)
+static void index_refill(struct prom_store *s)
 {
 	key_index__clear(&s->index);
 	for (size_t i = 0; i < s->nr; i++)
@@ -53,7 +53,7 @@ static void series_free(struct prom_series *se)
 }
 
 /* Keep the series for which keep() holds; the index follows. */
-static void series_filter(struct prom_state *s, bool (*keep)(const struct prom_state *,
+static void series_filter(struct prom_store *s, bool (*keep)(const struct prom_store *,
 							     const struct prom_series *))
 {
 	size_t kept = 0;
@@ -70,17 +70,17 @@ static void series_filter(struct prom_state *s, bool (*keep)(const struct prom_s
 	index_refill(s);
 }
 
-static bool not_exited(const struct prom_state *s, const struct prom_series *se)
+static bool not_exited(const struct prom_store *s, const struct prom_series *se)
 {
 	return !se->exited;
 }
 
-static bool not_expired(const struct prom_state *s, const struct prom_series *se)
+static bool not_expired(const struct prom_store *s, const struct prom_series *se)
 {
 	return s->o.series_ttl_s <= 0 || s->elapsed_s - se->last_seen <= s->o.series_ttl_s;
 }
 
-static bool row_wanted(const struct prom_state *s, const struct row *r)
+static bool row_wanted(const struct prom_store *s, const struct row *r)
 {
 	return s->o.by == BY_CGROUP ? r->kind == ROW_CGROUP : r->kind == ROW_PROCESS;
 }
@@ -99,7 +99,7 @@ static void row_key(const struct row *r, char *buf, size_t size, const char **ke
 }
 
 /* Append a series for *r*, whose key is not indexed yet; -ENOMEM. */
-static int series_new(struct prom_state *s, const struct row *r, const char *key, size_t hash)
+static int series_new(struct prom_store *s, const struct row *r, const char *key, size_t hash)
 {
 	struct prom_series *se;
 
@@ -126,7 +126,7 @@ static int series_new(struct prom_state *s, const struct row *r, const char *key
  * out of memory leaves no interval half added. ids[i] is SIZE_MAX for a
  * row not tracked.
  */
-static int map_rows(struct prom_state *s, const struct interval *iv, size_t *ids)
+static int map_rows(struct prom_store *s, const struct interval *iv, size_t *ids)
 {
 	size_t old_nr = s->nr;
 
@@ -175,7 +175,7 @@ static int relabel(struct prom_series *se, const struct row *r)
 	return 0;
 }
 
-static void add_row(struct prom_state *s, struct prom_series *se, const struct interval *iv,
+static void add_row(struct prom_store *s, struct prom_series *se, const struct interval *iv,
 		    const struct row *r)
 {
 	double cpu = r->cpu_ns / 1e9;
@@ -211,7 +211,7 @@ static void add_row(struct prom_state *s, struct prom_series *se, const struct i
 }
 
 /* The same events, in the same order, for the whole run. */
-static int check_events(struct prom_state *s, const struct interval *iv)
+static int check_events(struct prom_store *s, const struct interval *iv)
 {
 	int n = iv->nr_events < 0 ? 0 : iv->nr_events > MAX_EVENTS ? MAX_EVENTS : iv->nr_events;
 
@@ -245,7 +245,7 @@ static int check_events(struct prom_state *s, const struct interval *iv)
 	return 0;
 }
 
-static void add_machine(struct prom_state *s, const struct interval *iv)
+static void add_machine(struct prom_store *s, const struct interval *iv)
 {
 	s->intervals++;
 	s->interval_s = iv->interval_s;
@@ -261,7 +261,7 @@ static void add_machine(struct prom_state *s, const struct interval *iv)
 		snprintf(s->method, sizeof(s->method), "%s", iv->method);
 }
 
-int prom_state__add(struct prom_state *s, const struct interval *iv)
+int prom_store__add(struct prom_store *s, const struct interval *iv)
 {
 	double len = isfinite(iv->interval_s) && iv->interval_s > 0 ? iv->interval_s : 0;
 	double decay = exp2(-len / PROM_RANK_HALF_LIFE_S);
@@ -296,9 +296,9 @@ int prom_state__add(struct prom_state *s, const struct interval *iv)
 	return 0;
 }
 
-struct prom_state *prom_state__new(const struct prom_opts *o)
+struct prom_store *prom_store__new(const struct prom_opts *o)
 {
-	struct prom_state *s;
+	struct prom_store *s;
 
 	if (o->by != BY_CGROUP && o->by != BY_PROCESS)
 		return NULL;
@@ -315,7 +315,7 @@ struct prom_state *prom_state__new(const struct prom_opts *o)
 	return s;
 }
 
-void prom_state__free(struct prom_state *s)
+void prom_store__free(struct prom_store *s)
 {
 	if (!s)
 		return;
@@ -330,7 +330,7 @@ void prom_state__free(struct prom_state *s)
 	free(s);
 }
 
-size_t prom_state__nr_series(const struct prom_state *s)
+size_t prom_store__nr_series(const struct prom_store *s)
 {
 	return s->nr;
 }

@@ -44,7 +44,7 @@ struct prom_series {
 	int pid;
 	char comm[TASK_COMM_LEN];
 	bool exited;		/* reported exited: dropped at the next interval */
-	double last_seen;	/* state's elapsed_s when it last had a row */
+	double last_seen;	/* store's elapsed_s when it last had a row */
 	double score;		/* recent CPU seconds, decayed: ranks for --top */
 	double cpu_s;
 	double slots;
@@ -55,7 +55,7 @@ struct prom_series {
 	unsigned int ev_seen;	/* bit per event */
 };
 
-struct prom_state {
+struct prom_store {
 	struct prom_opts o;
 	char version[64];
 	char method[64];
@@ -84,22 +84,22 @@ struct prom_state {
 };
 
 /* NULL on ENOMEM or when o->by is neither BY_CGROUP nor BY_PROCESS. */
-struct prom_state *prom_state__new(const struct prom_opts *o);
+struct prom_store *prom_store__new(const struct prom_opts *o);
 
 /* Accepts NULL. */
-void prom_state__free(struct prom_state *s);
+void prom_store__free(struct prom_store *s);
 
 /*
  * Add one interval. Process series reported exited in the previous
  * interval are dropped first (their last values were served once), then
  * series idle for longer than the TTL. Rows of the other kind are
- * ignored. Returns 0, -ENOMEM (the state is unchanged but for the drops),
+ * ignored. Returns 0, -ENOMEM (the store is unchanged but for the drops),
  * or -EINVAL when the event list differs from the first interval's.
  */
-int prom_state__add(struct prom_state *s, const struct interval *iv);
+int prom_store__add(struct prom_store *s, const struct interval *iv);
 
 /* Row series currently tracked (written or not). */
-size_t prom_state__nr_series(const struct prom_state *s);
+size_t prom_store__nr_series(const struct prom_store *s);
 
 /*
  * Export kinds from TopDown roles (enum td_role, or TD_NO_ROLE): cycles

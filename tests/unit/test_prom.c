@@ -97,7 +97,7 @@ static void opts_init(struct prom_opts *o, enum group_by by)
 }
 
 /* The rendering of *s* (malloc'ed), or NULL. */
-static char *render(const struct prom_state *s, bool om)
+static char *render(const struct prom_store *s, bool om)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -105,7 +105,7 @@ static char *render(const struct prom_state *s, bool om)
 
 	if (!f)
 		return NULL;
-	if (prom_render(s, om, f))
+	if (prom_store__render(s, om, f))
 		fputs("RENDER FAILED", f);
 	fclose(f);
 	return buf;
@@ -131,21 +131,21 @@ TEST(prom_counters_accumulate_per_cgroup)
 	struct row r2[] = { cg_row("/", 500000000ULL, 100, 1) };
 	struct interval iv;
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 	char *t;
 
 	opts_init(&o, BY_CGROUP);
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	CHECK(s);
 	if (!s)
 		return;
 	iv_init(&iv, r1, 2);
-	CHECK_INT(prom_state__add(s, &iv), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
 	iv_init(&iv, r2, 1);
 	/* multiplexed: counted half the time, so scaled by 2 */
 	r2[0].ev[0].running = 500;
-	CHECK_INT(prom_state__add(s, &iv), 0);
-	CHECK_INT(prom_state__nr_series(s), 2);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__nr_series(s), 2);
 	t = render(s, false);
 	CHECK(t);
 	if (t) {
@@ -163,17 +163,17 @@ TEST(prom_counters_accumulate_per_cgroup)
 		CHECK(!strstr(t, "tdtop_instructions_total"));
 	}
 	free(t);
-	prom_state__free(s);
+	prom_store__free(s);
 }
 
 TEST(prom_counters_are_monotonic)
 {
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 	double last_cpu = 0, last_td = 0, last_ev = 0;
 
 	opts_init(&o, BY_CGROUP);
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s) {
 		CHECK(s);
 		return;
@@ -190,7 +190,7 @@ TEST(prom_counters_are_monotonic)
 			r.ev[1] = (struct delta){ 0, 1000, 0 };	/* never ran: NAN, skipped */
 		iv_init(&iv, &r, 1);
 		iv.topdown = true;
-		CHECK_INT(prom_state__add(s, &iv), 0);
+		CHECK_INT(prom_store__add(s, &iv), 0);
 		t = render(s, i % 2);
 		if (!t) {
 			CHECK(t);
@@ -221,7 +221,7 @@ TEST(prom_counters_are_monotonic)
 		CHECK_NEAR(last_td, want, 1e-6);
 		CHECK_NEAR(last_ev, 190 - 7, 1e-9);
 	}
-	prom_state__free(s);
+	prom_store__free(s);
 }
 
 TEST(prom_exited_process_dropped_after_report)
@@ -232,36 +232,36 @@ TEST(prom_exited_process_dropped_after_report)
 	struct row r3[] = { proc_row(200, "again", 1000000, false) };
 	struct interval iv;
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 	char *t;
 
 	opts_init(&o, BY_PROCESS);
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s) {
 		CHECK(s);
 		return;
 	}
 	iv_init(&iv, r1, 2);
-	CHECK_INT(prom_state__add(s, &iv), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
 	t = render(s, false);
 	/* the exit is reported with the final values */
 	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"200\",comm=\"short\"} "), 1, 0);
 	free(t);
 	iv_init(&iv, r2, 1);
-	CHECK_INT(prom_state__add(s, &iv), 0);
-	CHECK_INT(prom_state__nr_series(s), 1);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__nr_series(s), 1);
 	t = render(s, false);
 	CHECK(t && !strstr(t, "pid=\"200\""));
 	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"100\",comm=\"busy\"} "), 3, 0);
 	free(t);
 	/* a new process with a recycled PID starts from zero */
 	iv_init(&iv, r3, 1);
-	CHECK_INT(prom_state__add(s, &iv), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
 	t = render(s, false);
 	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"200\",comm=\"again\"} "), 0.001,
 		   1e-12);
 	free(t);
-	prom_state__free(s);
+	prom_store__free(s);
 }
 
 TEST(prom_series_ttl_and_renamed_process)
@@ -270,32 +270,32 @@ TEST(prom_series_ttl_and_renamed_process)
 	struct row both[] = { a, b };
 	struct interval iv;
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 	char *t;
 
 	opts_init(&o, BY_CGROUP);
 	o.series_ttl_s = 2.0;
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s) {
 		CHECK(s);
 		return;
 	}
 	iv_init(&iv, both, 2);
-	CHECK_INT(prom_state__add(s, &iv), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
 	/* 0.5 s intervals: /gone idle for 2 s is kept, for 2.5 s forgotten */
 	for (int i = 0; i < 4; i++) {
 		iv_init(&iv, &b, 1);
-		CHECK_INT(prom_state__add(s, &iv), 0);
+		CHECK_INT(prom_store__add(s, &iv), 0);
 	}
-	CHECK_INT(prom_state__nr_series(s), 2);
+	CHECK_INT(prom_store__nr_series(s), 2);
 	iv_init(&iv, &b, 1);
-	CHECK_INT(prom_state__add(s, &iv), 0);
-	CHECK_INT(prom_state__nr_series(s), 1);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__nr_series(s), 1);
 	t = render(s, false);
 	CHECK(t && !strstr(t, "/gone") && strstr(t, "/stays"));
 	CHECK_NEAR(value_of(t, "tdtop_series "), 1, 0);
 	free(t);
-	prom_state__free(s);
+	prom_store__free(s);
 
 	/* exec changes the name: same series, new label */
 	{
@@ -303,19 +303,19 @@ TEST(prom_series_ttl_and_renamed_process)
 										   false);
 
 		opts_init(&o, BY_PROCESS);
-		s = prom_state__new(&o);
+		s = prom_store__new(&o);
 		if (!s)
 			return;
 		iv_init(&iv, &p1, 1);
-		prom_state__add(s, &iv);
+		prom_store__add(s, &iv);
 		iv_init(&iv, &p2, 1);
-		prom_state__add(s, &iv);
+		prom_store__add(s, &iv);
 		t = render(s, false);
 		CHECK(t && !strstr(t, "comm=\"sh\""));
 		CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"5\",comm=\"make\"} "), 0.002,
 			   1e-12);
 		free(t);
-		prom_state__free(s);
+		prom_store__free(s);
 	}
 }
 
@@ -324,12 +324,12 @@ TEST(prom_top_n_by_recent_cpu)
 	struct row rows[5];
 	struct interval iv;
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 	char *t;
 
 	opts_init(&o, BY_PROCESS);
 	o.top = 2;
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s) {
 		CHECK(s);
 		return;
@@ -338,55 +338,55 @@ TEST(prom_top_n_by_recent_cpu)
 	rows[0] = proc_row(1, "old", 100000000000ULL, false);
 	iv_init(&iv, rows, 1);
 	iv.interval_s = 600;
-	CHECK_INT(prom_state__add(s, &iv), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
 	for (int i = 0; i < 4; i++)
 		rows[i] = proc_row(i + 2, "p", (__u64)(i + 1) * 1000000000ULL, false);
 	iv_init(&iv, rows, 4);
 	iv.interval_s = 600;
-	CHECK_INT(prom_state__add(s, &iv), 0);
-	CHECK_INT(prom_state__nr_series(s), 5);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__nr_series(s), 5);
 	t = render(s, false);
 	CHECK(t && strstr(t, "pid=\"5\"") && strstr(t, "pid=\"4\""));
 	CHECK(t && !strstr(t, "pid=\"1\"") && !strstr(t, "pid=\"2\"") && !strstr(t, "pid=\"3\""));
 	/* hidden series still count: pid 1 keeps its total for when it shows again */
 	CHECK_NEAR(value_of(t, "tdtop_series "), 5, 0);
 	free(t);
-	prom_state__free(s);
+	prom_store__free(s);
 }
 
-TEST(prom_state_rejects_bad_input)
+TEST(prom_store_rejects_bad_input)
 {
 	struct row r = cg_row("/", 1, 1, 1);
 	static const char *const other[] = { "cycles", "instructions", "topdown-retiring" };
 	struct interval iv;
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 
 	opts_init(&o, BY_THREAD);
-	CHECK(!prom_state__new(&o));
+	CHECK(!prom_store__new(&o));
 	opts_init(&o, BY_CGROUP);
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s) {
 		CHECK(s);
 		return;
 	}
 	iv_init(&iv, &r, 1);
-	CHECK_INT(prom_state__add(s, &iv), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
 	iv.event_names = other;
-	CHECK_INT(prom_state__add(s, &iv), -EINVAL);
+	CHECK_INT(prom_store__add(s, &iv), -EINVAL);
 	iv.event_names = ev_names;
 	iv.nr_events = 2;
-	CHECK_INT(prom_state__add(s, &iv), -EINVAL);
+	CHECK_INT(prom_store__add(s, &iv), -EINVAL);
 	/* rows of the other kind are ignored */
 	{
 		struct row p = proc_row(9, "x", 1, false);
 
 		iv_init(&iv, &p, 1);
-		CHECK_INT(prom_state__add(s, &iv), 0);
-		CHECK_INT(prom_state__nr_series(s), 1);
+		CHECK_INT(prom_store__add(s, &iv), 0);
+		CHECK_INT(prom_store__nr_series(s), 1);
 	}
-	prom_state__free(s);
-	prom_state__free(NULL);
+	prom_store__free(s);
+	prom_store__free(NULL);
 }
 
 TEST(prom_kinds_from_td_roles)
@@ -404,12 +404,12 @@ TEST(prom_kinds_from_td_roles)
 
 /* ---- exact exposition ---- */
 
-static struct prom_state *handmade_state(void)
+static struct prom_store *handmade_store(void)
 {
 	static struct row rows[3];
 	struct interval iv;
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 
 	rows[0] = cg_row("/", 2000000000ULL, 5000, 8);
 	rows[1] = cg_row("/a\"b\\c\nd", 250000000ULL, 0, 1);
@@ -417,7 +417,7 @@ static struct prom_state *handmade_state(void)
 	td_level1(&rows[0].td, 20000, 0.5, 0.125, 0.25, 0.125);
 	rows[0].td.smt_contention = 0.0625;
 	opts_init(&o, BY_CGROUP);
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s)
 		return NULL;
 	iv_init(&iv, rows, 3);
@@ -427,8 +427,8 @@ static struct prom_state *handmade_state(void)
 	iv.switches = 1000;
 	iv.bpf_ns_per_switch = 150;
 	iv.self_cpu_pct = 2.5;
-	if (prom_state__add(s, &iv)) {
-		prom_state__free(s);
+	if (prom_store__add(s, &iv)) {
+		prom_store__free(s);
 		return NULL;
 	}
 	return s;
@@ -588,7 +588,7 @@ static const char want_om[] =
 
 TEST(prom_render_text_exact)
 {
-	struct prom_state *s = handmade_state();
+	struct prom_store *s = handmade_store();
 	char *t;
 
 	CHECK(s);
@@ -597,13 +597,13 @@ TEST(prom_render_text_exact)
 	t = render(s, false);
 	CHECK_STR(t, want_text);
 	free(t);
-	prom_state__free(s);
+	prom_store__free(s);
 }
 
 /* OpenMetrics: counter families without _total, UNIT for seconds, # EOF from the trailer. */
 TEST(prom_render_openmetrics_exact)
 {
-	struct prom_state *s = handmade_state();
+	struct prom_store *s = handmade_store();
 	char *t, *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -654,18 +654,18 @@ TEST(prom_render_openmetrics_exact)
 		      !strstr(buf, "UNIT"));
 		free(buf);
 	}
-	prom_state__free(s);
+	prom_store__free(s);
 }
 
-TEST(prom_render_empty_state)
+TEST(prom_render_empty_store)
 {
 	struct prom_opts o;
-	struct prom_state *s;
+	struct prom_store *s;
 	char *t;
 
 	opts_init(&o, BY_PROCESS);
 	o.version = "9\"9";
-	s = prom_state__new(&o);
+	s = prom_store__new(&o);
 	if (!s) {
 		CHECK(s);
 		return;
@@ -677,7 +677,7 @@ TEST(prom_render_empty_state)
 	CHECK(t && !strstr(t, "tdtop_cpu_seconds_total"));
 	CHECK(t && !strstr(t, "tdtop_bpf_seconds_per_switch"));
 	free(t);
-	prom_state__free(s);
+	prom_store__free(s);
 
 	/* a method given at start (both parts of a hybrid) stays; "none" follows the intervals */
 	{
@@ -686,15 +686,15 @@ TEST(prom_render_empty_state)
 
 		opts_init(&o, BY_CGROUP);
 		o.method = "perf_metrics+intel_atom";
-		s = prom_state__new(&o);
+		s = prom_store__new(&o);
 		if (!s)
 			return;
 		iv_init(&iv, &r, 1);
-		CHECK_INT(prom_state__add(s, &iv), 0);
+		CHECK_INT(prom_store__add(s, &iv), 0);
 		t = render(s, true);
 		CHECK(t && strstr(t, "method=\"perf_metrics+intel_atom\"} 1\n"));
 		free(t);
-		prom_state__free(s);
+		prom_store__free(s);
 	}
 }
 
