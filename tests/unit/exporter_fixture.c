@@ -6,6 +6,7 @@
 #include "rows/metrics.h"
 #include "exporter/render.h"
 #include "exporter_fixture.h"
+#include "test.h"
 
 const char *const ev_names[] = { "cycles", "page-faults", "topdown-retiring" };
 
@@ -78,6 +79,19 @@ void opts_init(struct prom_opts *o, enum group_by by)
 	o->event_kind[0] = PROM_EV_CYCLES;
 	o->event_kind[1] = PROM_EV_GENERIC;
 	o->event_kind[2] = PROM_EV_SKIP;
+}
+
+struct prom_store *store_new(enum group_by by, size_t top, double ttl_s)
+{
+	struct prom_opts o;
+	struct prom_store *s;
+
+	opts_init(&o, by);
+	o.top = top;
+	o.series_ttl_s = ttl_s;
+	s = prom_store__new(&o);
+	CHECK(s);
+	return s;
 }
 
 /* The rendering of *s* (malloc'ed), or NULL. */

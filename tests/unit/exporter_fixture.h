@@ -26,6 +26,8 @@ struct row proc_row(int pid, const char *comm, __u64 cpu_ns, bool exited);
 void iv_init(struct interval *iv, struct row *rows, size_t n);
 /* Options for ev_names: cycles, one generic event, one TopDown input. */
 void opts_init(struct prom_opts *o, enum group_by by);
+/* A store with opts_init()'s options and this --top and TTL; NULL, a failed check. */
+struct prom_store *store_new(enum group_by by, size_t top, double ttl_s);
 /* The text format (or OpenMetrics) rendering of *s*, malloc'ed, or NULL. */
 char *render(const struct prom_store *s, bool om);
 /* The value of the sample line starting with *prefix* ("name{labels} "), NAN if absent. */

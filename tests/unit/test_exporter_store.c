@@ -17,13 +17,10 @@ TEST(prom_counters_accumulate_per_cgroup)
 			    cg_row(NGINX, 1000000000ULL, 300, 2) };
 	struct row r2[] = { cg_row("/", 500000000ULL, 100, 1) };
 	struct interval iv;
-	struct prom_opts o;
 	struct prom_store *s;
 	char *t;
 
-	opts_init(&o, BY_CGROUP);
-	s = prom_store__new(&o);
-	CHECK(s);
+	s = store_new(BY_CGROUP, 0, 0);
 	if (!s)
 		return;
 	iv_init(&iv, r1, 2);
@@ -55,16 +52,12 @@ TEST(prom_counters_accumulate_per_cgroup)
 
 TEST(prom_counters_are_monotonic)
 {
-	struct prom_opts o;
 	struct prom_store *s;
 	double last_cpu = 0, last_td = 0, last_ev = 0;
 
-	opts_init(&o, BY_CGROUP);
-	s = prom_store__new(&o);
-	if (!s) {
-		CHECK(s);
+	s = store_new(BY_CGROUP, 0, 0);
+	if (!s)
 		return;
-	}
 	for (int i = 0; i < 20; i++) {
 		struct row r = cg_row("/a", (__u64)(i % 3) * 1000000, i % 2 ? 0 : 50, i);
 		struct interval iv;
@@ -118,16 +111,12 @@ TEST(prom_exited_process_dropped_after_report)
 	struct row r2[] = { proc_row(100, "busy", 1000000000ULL, false) };
 	struct row r3[] = { proc_row(200, "again", 1000000, false) };
 	struct interval iv;
-	struct prom_opts o;
 	struct prom_store *s;
 	char *t;
 
-	opts_init(&o, BY_PROCESS);
-	s = prom_store__new(&o);
-	if (!s) {
-		CHECK(s);
+	s = store_new(BY_PROCESS, 0, 0);
+	if (!s)
 		return;
-	}
 	iv_init(&iv, r1, 2);
 	CHECK_INT(prom_store__add(s, &iv), 0);
 	t = render(s, false);
@@ -156,17 +145,12 @@ TEST(prom_series_ttl_and_renamed_process)
 	struct row a = cg_row("/gone", 1000000, 1, 1), b = cg_row("/stays", 1000000, 1, 1);
 	struct row both[] = { a, b };
 	struct interval iv;
-	struct prom_opts o;
 	struct prom_store *s;
 	char *t;
 
-	opts_init(&o, BY_CGROUP);
-	o.series_ttl_s = 2.0;
-	s = prom_store__new(&o);
-	if (!s) {
-		CHECK(s);
+	s = store_new(BY_CGROUP, 0, 2.0);
+	if (!s)
 		return;
-	}
 	iv_init(&iv, both, 2);
 	CHECK_INT(prom_store__add(s, &iv), 0);
 	/* 0.5 s intervals: /gone idle for 2 s is kept, for 2.5 s forgotten */
@@ -189,8 +173,7 @@ TEST(prom_series_ttl_and_renamed_process)
 		struct row p1 = proc_row(5, "sh", 1000000, false), p2 = proc_row(5, "make", 1000000,
 										   false);
 
-		opts_init(&o, BY_PROCESS);
-		s = prom_store__new(&o);
+		s = store_new(BY_PROCESS, 0, 0);
 		if (!s)
 			return;
 		iv_init(&iv, &p1, 1);
@@ -210,17 +193,12 @@ TEST(prom_top_n_by_recent_cpu)
 {
 	struct row rows[5];
 	struct interval iv;
-	struct prom_opts o;
 	struct prom_store *s;
 	char *t;
 
-	opts_init(&o, BY_PROCESS);
-	o.top = 2;
-	s = prom_store__new(&o);
-	if (!s) {
-		CHECK(s);
+	s = store_new(BY_PROCESS, 2, 0);
+	if (!s)
 		return;
-	}
 	/* pid 1 was busiest long ago, 3 and 4 are busy now */
 	rows[0] = proc_row(1, "old", 100000000000ULL, false);
 	iv_init(&iv, rows, 1);
@@ -247,16 +225,12 @@ TEST(prom_store_finds_series_across_growth_and_drops)
 	enum { N = 1000 };
 	static struct row rows[2 * N];
 	struct interval iv;
-	struct prom_opts o;
 	struct prom_store *s;
 	char *t;
 
-	opts_init(&o, BY_PROCESS);
-	s = prom_store__new(&o);
-	if (!s) {
-		CHECK(s);
+	s = store_new(BY_PROCESS, 0, 0);
+	if (!s)
 		return;
-	}
 	for (int i = 0; i < N; i++)
 		rows[i] = proc_row(i + 1, "p", 1000000, !(i % 2));
 	iv_init(&iv, rows, N);
@@ -291,12 +265,9 @@ TEST(prom_store_rejects_bad_input)
 
 	opts_init(&o, BY_THREAD);
 	CHECK(!prom_store__new(&o));
-	opts_init(&o, BY_CGROUP);
-	s = prom_store__new(&o);
-	if (!s) {
-		CHECK(s);
+	s = store_new(BY_CGROUP, 0, 0);
+	if (!s)
 		return;
-	}
 	iv_init(&iv, &r, 1);
 	CHECK_INT(prom_store__add(s, &iv), 0);
 	iv.event_names = other;
