@@ -94,6 +94,14 @@ struct prom_store *store_new(enum group_by by, size_t top, double ttl_s)
 	return s;
 }
 
+int add_rows(struct prom_store *s, struct row *rows, size_t n)
+{
+	struct interval iv;
+
+	iv_init(&iv, rows, n);
+	return prom_store__add(s, &iv);
+}
+
 /* The rendering of *s* (malloc'ed), or NULL. */
 char *render(const struct prom_store *s, bool om)
 {

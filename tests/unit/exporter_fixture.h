@@ -28,6 +28,8 @@ void iv_init(struct interval *iv, struct row *rows, size_t n);
 void opts_init(struct prom_opts *o, enum group_by by);
 /* A store with opts_init()'s options and this --top and TTL; NULL, a failed check. */
 struct prom_store *store_new(enum group_by by, size_t top, double ttl_s);
+/* An iv_init() interval over *rows* added to *s*: prom_store__add()'s result. */
+int add_rows(struct prom_store *s, struct row *rows, size_t n);
 /* The text format (or OpenMetrics) rendering of *s*, malloc'ed, or NULL. */
 char *render(const struct prom_store *s, bool om);
 /* The value of the sample line starting with *prefix* ("name{labels} "), NAN if absent. */

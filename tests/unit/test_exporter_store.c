@@ -16,19 +16,16 @@ TEST(prom_counters_accumulate_per_cgroup)
 	struct row r1[] = { cg_row("/", 3000000000ULL, 900, 4),
 			    cg_row(NGINX, 1000000000ULL, 300, 2) };
 	struct row r2[] = { cg_row("/", 500000000ULL, 100, 1) };
-	struct interval iv;
 	struct prom_store *s;
 	char *t;
 
 	s = store_new(BY_CGROUP, 0, 0);
 	if (!s)
 		return;
-	iv_init(&iv, r1, 2);
-	CHECK_INT(prom_store__add(s, &iv), 0);
-	iv_init(&iv, r2, 1);
+	CHECK_INT(add_rows(s, r1, 2), 0);
 	/* multiplexed: counted half the time, so scaled by 2 */
 	r2[0].ev[0].running = 500;
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, r2, 1), 0);
 	CHECK_INT(prom_store__nr_series(s), 2);
 	t = render(s, false);
 	CHECK(t);
@@ -110,29 +107,25 @@ TEST(prom_exited_process_dropped_after_report)
 			    proc_row(200, "short", 1000000000ULL, true) };
 	struct row r2[] = { proc_row(100, "busy", 1000000000ULL, false) };
 	struct row r3[] = { proc_row(200, "again", 1000000, false) };
-	struct interval iv;
 	struct prom_store *s;
 	char *t;
 
 	s = store_new(BY_PROCESS, 0, 0);
 	if (!s)
 		return;
-	iv_init(&iv, r1, 2);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, r1, 2), 0);
 	t = render(s, false);
 	/* the exit is reported with the final values */
 	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"200\",comm=\"short\"} "), 1, 0);
 	free(t);
-	iv_init(&iv, r2, 1);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, r2, 1), 0);
 	CHECK_INT(prom_store__nr_series(s), 1);
 	t = render(s, false);
 	CHECK(t && !strstr(t, "pid=\"200\""));
 	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"100\",comm=\"busy\"} "), 3, 0);
 	free(t);
 	/* a new process with a recycled PID starts from zero */
-	iv_init(&iv, r3, 1);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, r3, 1), 0);
 	t = render(s, false);
 	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"200\",comm=\"again\"} "), 0.001,
 		   1e-12);
@@ -144,23 +137,19 @@ TEST(prom_series_ttl_and_renamed_process)
 {
 	struct row a = cg_row("/gone", 1000000, 1, 1), b = cg_row("/stays", 1000000, 1, 1);
 	struct row both[] = { a, b };
-	struct interval iv;
 	struct prom_store *s;
 	char *t;
 
 	s = store_new(BY_CGROUP, 0, 2.0);
 	if (!s)
 		return;
-	iv_init(&iv, both, 2);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, both, 2), 0);
 	/* 0.5 s intervals: /gone idle for 2 s is kept, for 2.5 s forgotten */
 	for (int i = 0; i < 4; i++) {
-		iv_init(&iv, &b, 1);
-		CHECK_INT(prom_store__add(s, &iv), 0);
+		CHECK_INT(add_rows(s, &b, 1), 0);
 	}
 	CHECK_INT(prom_store__nr_series(s), 2);
-	iv_init(&iv, &b, 1);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, &b, 1), 0);
 	CHECK_INT(prom_store__nr_series(s), 1);
 	t = render(s, false);
 	CHECK(t && !strstr(t, "/gone") && strstr(t, "/stays"));
@@ -176,10 +165,8 @@ TEST(prom_series_ttl_and_renamed_process)
 		s = store_new(BY_PROCESS, 0, 0);
 		if (!s)
 			return;
-		iv_init(&iv, &p1, 1);
-		prom_store__add(s, &iv);
-		iv_init(&iv, &p2, 1);
-		prom_store__add(s, &iv);
+		add_rows(s, &p1, 1);
+		add_rows(s, &p2, 1);
 		t = render(s, false);
 		CHECK(t && !strstr(t, "comm=\"sh\""));
 		CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{pid=\"5\",comm=\"make\"} "), 0.002,
@@ -224,7 +211,6 @@ TEST(prom_store_finds_series_across_growth_and_drops)
 {
 	enum { N = 1000 };
 	static struct row rows[2 * N];
-	struct interval iv;
 	struct prom_store *s;
 	char *t;
 
@@ -233,16 +219,14 @@ TEST(prom_store_finds_series_across_growth_and_drops)
 		return;
 	for (int i = 0; i < N; i++)
 		rows[i] = proc_row(i + 1, "p", 1000000, !(i % 2));
-	iv_init(&iv, rows, N);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, rows, N), 0);
 	CHECK_INT(prom_store__nr_series(s), N);
 	/* the odd PIDs exited; the even ones come again, beside N new ones */
 	for (int i = 0; i < N / 2; i++)
 		rows[i] = proc_row(2 * (i + 1), "p", 1000000, false);
 	for (int i = 0; i < N; i++)
 		rows[N / 2 + i] = proc_row(N + 1 + i, "q", 1000000, false);
-	iv_init(&iv, rows, N / 2 + N);
-	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(add_rows(s, rows, N / 2 + N), 0);
 	CHECK_INT(prom_store__nr_series(s), N / 2 + N);
 	t = render(s, false);
 	CHECK(t && !strstr(t, "pid=\"1\","));
@@ -279,8 +263,7 @@ TEST(prom_store_rejects_bad_input)
 	{
 		struct row p = proc_row(9, "x", 1, false);
 
-		iv_init(&iv, &p, 1);
-		CHECK_INT(prom_store__add(s, &iv), 0);
+		CHECK_INT(add_rows(s, &p, 1), 0);
 		CHECK_INT(prom_store__nr_series(s), 1);
 	}
 	prom_store__free(s);
