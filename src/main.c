@@ -389,7 +389,8 @@ int main(int argc, char **argv)
 	ret = cgroups_open(&r.cg, &o, err, sizeof(err));
 	if (ret)
 		goto out;
-	if (o.cmd == CMD_EXPORTER && exporter_opts_from_options(&o, &eo, err, sizeof(err))) {
+	if (o.cmd == CMD_EXPORTER &&
+	    exporter_opts__parse(&eo, o.listen, o.by, o.top, o.delay_s, err, sizeof(err))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -11,9 +11,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
+#include "util/errmsg.h"
 #include "exporter/exporter.h"
+#include "exporter/negotiate.h"
+#include "exporter/render.h"
 
 /* ---- snapshots ---- */
 
@@ -30,20 +33,11 @@ struct snapshot {
 
 struct exporter {
 	struct MHD_Daemon *daemon;
-	int port;
 	double stale_s;			/* tdtop_up is 0 for older snapshots */
-	struct prom_state *state;	/* the publishing thread's only */
+	struct prom_store *store;	/* the publishing thread's only */
 	pthread_mutex_t lock;		/* guards cur, held for a pointer copy only */
 	struct snapshot *cur;
 };
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void snapshot_put(struct snapshot *s)
 {
@@ -65,14 +59,14 @@ static struct snapshot *snapshot_get(struct exporter *e)
 	return s;
 }
 
-static int render_to(const struct prom_state *st, bool om, char **buf, size_t *len)
+static int render_to(const struct prom_store *st, bool om, char **buf, size_t *len)
 {
 	FILE *f = open_memstream(buf, len);
 	int ret;
 
 	if (!f)
 		return -ENOMEM;
-	ret = prom_render(st, om, f);
+	ret = prom_store__render(st, om, f);
 	if (fclose(f) || ret) {
 		free(*buf);
 		*buf = NULL;
@@ -81,7 +75,7 @@ static int render_to(const struct prom_state *st, bool om, char **buf, size_t *l
 	return 0;
 }
 
-static struct snapshot *snapshot_render(const struct prom_state *st)
+static struct snapshot *snapshot_render(const struct prom_store *st)
 {
 	struct snapshot *s = calloc(1, sizeof(*s));
 
@@ -109,17 +103,17 @@ static void publish(struct exporter *e, struct snapshot *s)
 
 int exporter__publish(struct exporter *e, const struct interval *iv)
 {
-	double t0 = mono_now();
+	double t0 = mono_s();
 	struct snapshot *s;
 	int ret;
 
-	ret = prom_state__add(e->state, iv);
+	ret = prom_store__add(e->store, iv);
 	if (ret)
 		return ret;
-	s = snapshot_render(e->state);
+	s = snapshot_render(e->store);
 	if (!s)
 		return -ENOMEM;
-	s->published = mono_now();
+	s->published = mono_s();
 	s->build_s = s->published - t0;
 	publish(e, s);
 	return 0;
@@ -187,7 +181,7 @@ static enum MHD_Result reply_metrics(struct exporter *e, struct MHD_Connection *
 		body_free(b);
 		return MHD_NO;
 	}
-	err = prom_render_trailer(f, om, mono_now() - b->snap->published <= e->stale_s,
+	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= e->stale_s,
 				  b->snap->build_s);
 	if (fclose(f) || err) {
 		body_free(b);
@@ -247,33 +241,21 @@ static int listen_socket(const struct listen_addr *a, char *err, size_t errlen)
 	int fam = a->ss.ss_family, one = 1;
 	int fd = socket(fam, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
-	if (fd < 0) {
-		snprintf(err, errlen, "failed to create a socket for %s: %s", a->text,
-			 strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return errmsg(err, errlen, -errno, "failed to create a socket for %s: %s", a->text,
+			      strerror(errno));
 	/* a restart must not wait for the old connections' TIME_WAIT */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (fam == AF_INET6)
 		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (bind(fd, (const struct sockaddr *)&a->ss, a->len) || listen(fd, 64)) {
-		snprintf(err, errlen, "failed to listen on %s: %s", a->text, strerror(errno));
+		int ret = errmsg(err, errlen, -errno, "failed to listen on %s: %s", a->text,
+				 strerror(errno));
+
 		close(fd);
-		return -1;
+		return ret;
 	}
 	return fd;
-}
-
-static int bound_port(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &len))
-		return -1;
-	if (ss.ss_family == AF_INET6)
-		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	return ntohs(((struct sockaddr_in *)&ss)->sin_port);
 }
 
 struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_t errlen)
@@ -285,23 +267,22 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 
 	e = calloc(1, sizeof(*e));
 	if (!e) {
-		snprintf(err, errlen, "out of memory");
+		errmsg(err, errlen, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	e->stale_s = 3 * o->interval_s + 1;
-	e->state = prom_state__new(&o->prom);
-	if (e->state)
-		e->cur = snapshot_render(e->state);
+	e->store = prom_store__new(&o->prom);
+	if (e->store)
+		e->cur = snapshot_render(e->store);
 	if (!e->cur) {
-		snprintf(err, errlen, "out of memory");
+		errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	e->cur->published = mono_now();
+	e->cur->published = mono_s();
 	fd = listen_socket(&o->listen, err, errlen);
 	if (fd < 0)
 		goto fail;
-	e->port = bound_port(fd);
 	if (o->listen.ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	/* the server's threads inherit this mask: signals stay with the collector */
@@ -319,7 +300,7 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 				     MHD_OPTION_END);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!e->daemon) {
-		snprintf(err, errlen, "failed to start the HTTP server on %s", o->listen.text);
+		errmsg(err, errlen, -EIO, "failed to start the HTTP server on %s", o->listen.text);
 		close(fd);
 		goto fail;
 	}
@@ -327,11 +308,6 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 fail:
 	exporter__stop(e);
 	return NULL;
-}
-
-int exporter__port(const struct exporter *e)
-{
-	return e->port;
 }
 
 void exporter__stop(struct exporter *e)
@@ -342,7 +318,7 @@ void exporter__stop(struct exporter *e)
 	if (e->daemon)
 		MHD_stop_daemon(e->daemon);
 	snapshot_put(e->cur);
-	prom_state__free(e->state);
+	prom_store__free(e->store);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }

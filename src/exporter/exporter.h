@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The exporter's HTTP server (libmicrohttpd): the metrics of the last
- * complete interval on /metrics. Its options are in prom.h.
+ * complete interval on /metrics. Its options are in listen.h.
  */
 #ifndef __TDTOP_EXPORTER_H
 #define __TDTOP_EXPORTER_H
 
 #include "rows/model.h"
-#include "exporter/prom.h"
+#include "exporter/listen.h"
 
 /* Limits that keep bad or slow clients from hurting the exporter. */
 #define EXPORTER_MAX_CONNECTIONS 128
@@ -30,9 +30,6 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
  * Returns 0, or -errno (the previously published state stays served).
  */
 int exporter__publish(struct exporter *e, const struct interval *iv);
-
-/* The port bound (useful when the address asked for port 0). */
-int exporter__port(const struct exporter *e);
 
 /* Stop serving and free everything. Accepts NULL. */
 void exporter__stop(struct exporter *e);

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The exporter's options: where it listens, and what it serves. */
+#ifndef __TDTOP_LISTEN_H
+#define __TDTOP_LISTEN_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+#include "exporter/store.h"
+
+#define EXPORTER_DEFAULT_PORT 9717
+#define EXPORTER_DEFAULT_ADDR "127.0.0.1"
+/* Process series written by default with --by process. */
+#define EXPORTER_DEFAULT_TOP 100
+#define EXPORTER_DEFAULT_TTL_S 3600.0
+
+struct listen_addr {
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char text[64];			/* "127.0.0.1:9717", "[::1]:9717" */
+};
+
+struct exporter_opts {
+	struct listen_addr listen;
+	struct prom_opts prom;
+	double interval_s;		/* -d: tdtop_up turns 0 after 3 intervals without one */
+};
+
+/*
+ * "ADDR:PORT", "[IPV6]:PORT", or the address alone for the default port.
+ * Numeric addresses only (no name lookup); port 1..65535. Returns 0, or
+ * -EINVAL with a one-line message in *err* (and *a* zeroed).
+ */
+int listen_addr__parse(struct listen_addr *a, const char *s, char *err, size_t errlen);
+
+/* Defaults: 127.0.0.1:9717, per cgroup, every series, one-hour TTL, 1 s intervals. */
+void exporter_opts__init(struct exporter_opts *o);
+
+/*
+ * The exporter's settings from the command line's values: --listen (NULL:
+ * 127.0.0.1:9717), --by cgroup or process, --top (0: every cgroup, or
+ * EXPORTER_DEFAULT_TOP processes) and -d. Returns 0, or -EINVAL with a
+ * one-line message in *err* (a bad address, --by thread, --top too large).
+ */
+int exporter_opts__parse(struct exporter_opts *o, const char *listen, enum group_by by,
+			 size_t top, double interval_s, char *err, size_t errlen);
+
+#endif /* __TDTOP_LISTEN_H */
