@@ -108,13 +108,20 @@ static __always_inline struct cpu_state *this_cpu(void)
 	return bpf_map_lookup_elem(&cpu_states, &zero);
 }
 
-/* The key of p's entry as of now; p's cgroup read from the task, since p
- * need not be current. */
-static __always_inline void current_key(struct task_struct *p, struct task_key *key)
+/* Where the cgroup comes from depends on whether p is current: that field
+ * is the caller's. */
+static __always_inline void task_key__init(struct task_struct *p, struct task_key *key)
 {
 	__builtin_memset(key, 0, sizeof(*key));
 	key->tid = p->pid;
 	key->start_ns = p->start_time;
+}
+
+/* The key of p's entry as of now; p's cgroup read from the task, since p
+ * need not be current. */
+static __always_inline void current_key(struct task_struct *p, struct task_key *key)
+{
+	task_key__init(p, key);
 	if (by_cgroup)
 		key->cgroup_id = p->cgroups->dfl_cgrp->kn->id;
 }
@@ -146,6 +153,14 @@ static __always_inline void list_change(const struct task_key *key, __u32 ep)
 		l->keys[slot] = *key;
 }
 
+/* On the loader's clock, whatever times the slices: the loader compares
+ * exit_ns with the times it flipped the epoch. */
+static __always_inline void task_val__end(struct task_val *v)
+{
+	v->exit_ns = bpf_ktime_get_ns();
+	v->exited = 1;
+}
+
 /* Mark the entry made under *key* final as of now; the first mark (the
  * last switch-out) wins over a late free. */
 static __always_inline void mark_ended(const struct task_key *key)
@@ -154,11 +169,19 @@ static __always_inline void mark_ended(const struct task_key *key)
 	__u32 ep = epoch;
 
 	if (v && !v->exited) {
-		v->exit_ns = bpf_ktime_get_ns();
-		v->exited = 1;
+		task_val__end(v);
 		v->listed_epoch = ep + 1;
 		list_change(key, ep);
 	}
+}
+
+/* What an entry says about its task besides the sums, as of first sight. */
+static __always_inline void task_val__init(struct task_val *v, struct task_struct *p)
+{
+	v->pid = p->tgid;
+	v->leader_start_ns = p->group_leader->start_time;
+	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
+	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
 }
 
 /* The task's accumulator and its *key*, created on first sight; NULL when
@@ -168,22 +191,18 @@ static __always_inline struct task_val *task_slot(struct task_struct *p, struct 
 	struct task_val *v;
 	__u32 zero = 0;
 
-	__builtin_memset(key, 0, sizeof(*key));
-	key->tid = p->pid;
-	key->start_ns = p->start_time;
+	task_key__init(p, key);
 	if (by_cgroup)
 		key->cgroup_id = bpf_get_current_cgroup_id();
-
 	v = bpf_map_lookup_elem(&tasks, key);
 	if (v)
 		return v;
+	/* scratch is only ever written in the fields set here: the sums
+	 * of the new entry start at zero */
 	v = bpf_map_lookup_elem(&scratch, &zero);
 	if (!v)
 		return NULL;
-	v->pid = p->tgid;
-	v->leader_start_ns = p->group_leader->start_time;
-	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
-	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
+	task_val__init(v, p);
 	bpf_map_update_elem(&tasks, key, v, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(&tasks, key);
 	if (v)
@@ -322,11 +341,8 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 			 * only when it is freed: with preemptible RCU the free
 			 * can come before this last switch.
 			 */
-			if (last) {
-				/* the loader's clock, whatever times the slices */
-				tv->exit_ns = bpf_ktime_get_ns();
-				tv->exited = 1;
-			}
+			if (last)
+				task_val__end(tv);
 		} else {
 			cs->stats.dropped++;
 			sink = &cs->buckets[BUCKET_LOST * 2 + half];
