@@ -108,6 +108,11 @@ trap cleanup EXIT
 mkfifo "$tmp/wl_in"
 exec 3<>"$tmp/wl_in"
 
+# `kernel ..., date, N CPUs`, the first words of every report.
+machine() {
+	echo "kernel $(uname -r), $(date -u +%Y-%m-%d), $(nproc) CPUs"
+}
+
 # µs per op of one `perf bench sched pipe -l LOOPS` pinned to CPU (unpinned
 # it measures cross-CPU wake-ups, not switches); arguments prefix the
 # command. Each op is two context switches.
@@ -116,6 +121,17 @@ pipe_us() {
 	"$@" taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" 2>/dev/null |
 		awk '/usecs\/op/ { print $1; found = 1 } END { exit !found }'
 }
+
+# median(a, n) of a[1..n] (sorted in place), to put before an awk program.
+# shellcheck disable=SC2016
+AWK_MEDIAN='
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}'
 
 # Starts TDTOP -b -o json ARGS..., its output in $tmp/out and $tmp/err.
 start_tdtop() {
