@@ -122,6 +122,11 @@ pipe_us() {
 		awk '/usecs\/op/ { print $1; found = 1 } END { exit !found }'
 }
 
+pipe_ns_per_switch() {
+	# shellcheck disable=SC2119
+	pipe_us | awk '{ print $1 * 1000 / 2 }'
+}
+
 # median(a, n) of a[1..n] (sorted in place), to put before an awk program.
 # shellcheck disable=SC2016
 AWK_MEDIAN='
@@ -132,6 +137,11 @@ function median(a, n,    i, j, t) {
 		}
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }'
+
+# The median of the numbers on stdin, one a line.
+median() {
+	awk "$AWK_MEDIAN"'{ a[NR] = $1 } END { print median(a, NR) }'
+}
 
 # Starts TDTOP -b -o json ARGS..., its output in $tmp/out and $tmp/err.
 start_tdtop() {
