@@ -18,27 +18,14 @@
 # and the tdtop/perf ratio of the added costs.
 set -euo pipefail
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 LOOPS=100000
 REPS=9
 CPU=0
-TDTOP=$(dirname "$0")/../tdtop
 RAW=
-
-usage() {
-	sed -n 's/^#   //p' "$0"
-	exit 2
-}
-
-while getopts "l:r:c:t:o:h" opt; do
-	case $opt in
-	l) LOOPS=$OPTARG ;;
-	r) REPS=$OPTARG ;;
-	c) CPU=$OPTARG ;;
-	t) TDTOP=$OPTARG ;;
-	o) RAW=$OPTARG ;;
-	*) usage ;;
-	esac
-done
+parse_opts "l:LOOPS r:REPS c:CPU t:TDTOP o:RAW" "$@"
 
 SETS=(
 	"cpu-clock"
@@ -46,60 +33,24 @@ SETS=(
 	"cpu-clock,page-faults,context-switches,cpu-migrations,task-clock"
 )
 
-[ "$(id -u)" -eq 0 ] || { echo "overhead.sh: needs root (tdtop loads BPF)" >&2; exit 1; }
-command -v perf >/dev/null || { echo "overhead.sh: perf not found" >&2; exit 1; }
-[ -x "$TDTOP" ] || { echo "overhead.sh: no tdtop at $TDTOP (run make)" >&2; exit 1; }
-
-tmp=$(mktemp -d)
-tdtop_pid=
-cleanup() {
-	if [ -n "$tdtop_pid" ]; then
-		kill -INT "$tdtop_pid" 2>/dev/null || true
-		wait "$tdtop_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# µs per op of one pinned benchmark run; extra arguments prefix the command.
-bench_us() {
-	"$@" taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" 2>/dev/null |
-		awk '/usecs\/op/ { print $1; found = 1 } END { exit !found }'
-}
-
-base_run() {
-	bench_us
-}
-
-perf_run() {
-	bench_us perf stat -e "$1" -o /dev/null --
-}
+need_root
+need_cmds perf
+need_tdtop "$TDTOP"
 
 # tdtop is attached once it has printed its first interval; the run starts
 # after the second, when tdtop has switched the kernel's BPF statistics off
 # again (it samples them one interval in ten, starting with the first, and
 # they slow every BPF program down while on). Extra arguments go to tdtop.
+# Sets us, not printed: a tdtop that failed is stopped by this shell's
+# cleanup, which a command substitution would not run.
 tdtop_run() {
-	local out=$tmp/tdtop.out us i set=$1
+	local set=$1
 
 	shift
-	: >"$out"
-	"$TDTOP" -b -o json -e "$set" -d 1 "$@" >"$out" 2>"$tmp/tdtop.err" &
-	tdtop_pid=$!
-	for i in $(seq 200); do
-		[ "$(grep -c '"type":"interval"' "$out")" -ge 2 ] && break
-		kill -0 "$tdtop_pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	if [ "$(grep -c '"type":"interval"' "$out")" -lt 2 ]; then
-		echo "overhead.sh: tdtop did not start: $(cat "$tmp/tdtop.err")" >&2
-		exit 1
-	fi
-	us=$(bench_us)
-	kill -INT "$tdtop_pid"
-	wait "$tdtop_pid" || { echo "overhead.sh: tdtop failed: $(cat "$tmp/tdtop.err")" >&2; exit 1; }
-	tdtop_pid=
-	echo "$us"
+	start_tdtop "$TDTOP" -e "$set" -d 1 "$@"
+	wait_intervals 2 10
+	us=$(pipe_us)
+	end_tdtop
 }
 
 raw=$tmp/raw.csv
@@ -113,12 +64,13 @@ for rep in $(seq "$REPS"); do
 		s=${SETS[$(((k + rep) % nsets))]}
 		n=$(awk -F, '{ print NF }' <<<"$s")
 		for j in 0 1 2; do
-			b=$(base_run)
+			b=$(pipe_us)
 			case $(((rep + k + j) % 3)) in
-			0) echo "$rep,$n,tdtop,$(tdtop_run "$s"),$b" >>"$raw" ;;
-			1) echo "$rep,$n,helper,$(tdtop_run "$s" --helper-reads),$b" >>"$raw" ;;
-			2) echo "$rep,$n,perf,$(perf_run "$s"),$b" >>"$raw" ;;
+			0) tool=tdtop; tdtop_run "$s" ;;
+			1) tool=helper; tdtop_run "$s" --helper-reads ;;
+			2) tool=perf; us=$(pipe_us perf stat -e "$s" -o /dev/null --) ;;
 			esac
+			echo "$rep,$n,$tool,$us,$b" >>"$raw"
 		done
 	done
 	printf 'rep %d/%d done\r' "$rep" "$REPS" >&2
@@ -127,15 +79,8 @@ echo >&2
 [ -z "$RAW" ] || cp "$raw" "$RAW"
 
 echo "perf bench sched pipe -l $LOOPS pinned to CPU $CPU, $REPS repetitions, medians"
-echo "kernel $(uname -r), $(date -u +%Y-%m-%d), $(nproc) CPUs"
-awk -F, '
-function median(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
+machine
+awk -F, "$AWK_MEDIAN"'
 NR == 1 { next }
 {
 	ns = $4 * 1000 / 2	# two switches per op

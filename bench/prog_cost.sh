@@ -15,30 +15,15 @@
 # same for every binary; compare binaries side by side in one run.
 set -euo pipefail
 
-EVENTS=cpu-clock,page-faults,context-switches
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 LOOPS=50000
 REPS=5
 CPU=0
 THREADS=0
-HELPERS=$(dirname "$0")/../.output/std/helpers
-
-NAME=prog_cost.sh
-# shellcheck source=bench/side_by_side.sh
-. "$(dirname "$0")/side_by_side.sh"
-
-while getopts "e:l:r:c:T:h" opt; do
-	case $opt in
-	e) EVENTS=$OPTARG ;;
-	l) LOOPS=$OPTARG ;;
-	r) REPS=$OPTARG ;;
-	c) CPU=$OPTARG ;;
-	T) THREADS=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- "$(dirname "$0")/../tdtop"
-check_setup "$@"
+side_by_side_args "e:EVENTS l:LOOPS r:REPS c:CPU T:THREADS" "$@"
+need_cmds perf bpftool python3
 
 stats_was=$(sysctl -n kernel.bpf_stats_enabled)
 on_exit() { sysctl -q kernel.bpf_stats_enabled="$stats_was" || true; }
@@ -59,32 +44,23 @@ print(progs[0].get("run_time_ns", 0), progs[0].get("run_cnt", 0))' $ids
 }
 
 one_run() {
-	local t=$1 n=$2 out=$tmp/out a_ns a_cnt b_ns b_cnt
+	local t=$1 n=$2 a_ns a_cnt b_ns b_cnt
 
-	: >"$out"
-	"$t" -b -o json -e "$EVENTS" -d 5 >"$out" 2>"$tmp/err" &
-	tdtop_pid=$!
-	wait_for "$out" . 15 || { echo "$NAME: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
+	start_tdtop "$t" -e "$EVENTS" -d 5
+	wait_intervals 1 15
 	[ "$n" -eq 0 ] || start_threads "$n" 10
 	sysctl -q kernel.bpf_stats_enabled=1
 	read -r a_ns a_cnt < <(switch_prog_stats)
-	taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" >/dev/null 2>&1
+	# shellcheck disable=SC2119
+	pipe_us >/dev/null
 	read -r b_ns b_cnt < <(switch_prog_stats)
 	sysctl -q kernel.bpf_stats_enabled=0
-	stop_tdtop
+	end_tdtop
 	stop_threads
-	[ "$b_cnt" -gt "$a_cnt" ] ||
-		{ echo "$NAME: the switch program did not run during the benchmark" >&2; exit 1; }
+	[ "$b_cnt" -gt "$a_cnt" ] || die "the switch program did not run during the benchmark"
 	echo "$t,threads=$n $(( (b_ns - a_ns) / (b_cnt - a_cnt) ))"
 }
 
-run_side_by_side "$@"
+run_side_by_side
 echo "events $EVENTS, perf bench sched pipe -l $LOOPS on CPU $CPU, $REPS repetitions"
-python3 -c '
-import statistics, sys
-runs = {}
-for line in open(sys.argv[1]):
-    what, ns = line.split()
-    runs.setdefault(what, []).append(int(ns))
-for what, ns in runs.items():
-    print("%s: median %g ns per run" % (what, statistics.median(ns)))' "$tmp/runs"
+summarize_runs median "%s: median %g ns per run"

@@ -15,34 +15,31 @@
 # 3. Time from start to the first complete interval (-d 0.5).
 set -euo pipefail
 
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 REPS=5
 LOOPS=100000
 CPU=0
-TDTOP=$(dirname "$0")/../tdtop
-HELPERS=$(dirname "$0")/../.output/std/helpers
-EVENTS=cpu-clock,page-faults,context-switches
+parse_opts "r:REPS l:LOOPS c:CPU t:TDTOP H:HELPERS" "$@"
 
-while getopts "r:l:c:t:H:h" opt; do
-	case $opt in
-	r) REPS=$OPTARG ;;
-	l) LOOPS=$OPTARG ;;
-	c) CPU=$OPTARG ;;
-	t) TDTOP=$OPTARG ;;
-	H) HELPERS=$OPTARG ;;
-	*) sed -n 's/^#   //p' "$0"; exit 2 ;;
-	esac
-done
-
-[ "$(id -u)" -eq 0 ] || { echo "scaling.sh: needs root" >&2; exit 1; }
-[ -x "$TDTOP" ] || { echo "scaling.sh: no tdtop at $TDTOP (run make)" >&2; exit 1; }
-[ -x "$HELPERS/workload" ] || { echo "scaling.sh: no workload helper (make helpers)" >&2; exit 1; }
+need_root
+need_cmds perf
+need_tdtop "$TDTOP"
+need_workload
 CG=$(awk '$0 ~ / - cgroup2 / { print $5; exit }' /proc/self/mountinfo)
 
-tmp=$(mktemp -d)
 pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
+stop_cgroup_procs() {
+	[ ${#pids[@]} -gt 0 ] || return 0
+	kill "${pids[@]}" 2>/dev/null || true
+	# only these: a bare wait would also wait for tdtop
+	wait "${pids[@]}" 2>/dev/null || true
+	pids=()
+}
+
+on_exit() {
+	stop_cgroup_procs
 	if [ -n "$CG" ] && [ -d "$CG/tdtop-scaling" ]; then
 		for d in "$CG"/tdtop-scaling/*/; do
 			[ -d "$d" ] || continue
@@ -52,23 +49,6 @@ cleanup() {
 		done
 		rmdir "$CG/tdtop-scaling" 2>/dev/null || true
 	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-bench_ns() {
-	taskset -c "$CPU" perf bench sched pipe -l "$LOOPS" 2>/dev/null |
-		awk '/usecs\/op/ { print $1 * 1000 / 2 }'
-}
-
-median() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-# Starts N threads that run once, so that each gets an entry, and then
-# stay blocked; returns once they are all up.
-start_threads() {
-	"$HELPERS/workload" --now --timeout 600 threads "$1" 0 >"$tmp/wl" < <(sleep 3600) &
-	pids+=($!)
-	until grep -q '"phase":"done"' "$tmp/wl" 2>/dev/null; do sleep 0.1; done
 }
 
 # Starts one process in each of the first K cgroups: it runs once in its
@@ -76,42 +56,35 @@ start_threads() {
 start_cgroup_procs() {
 	local g
 	for g in $(seq 0 $(($1 - 1))); do
-		sh -c 'echo $$ > "$1/cgroup.procs"; exec sleep 600' _ "$CG/tdtop-scaling/g$g" &
+		sh -c 'echo $$ > "$1/cgroup.procs"; exec sleep 600' _ "$CG/tdtop-scaling/g$g" 3>&- &
 		pids+=($!)
 	done
-}
-
-stop_started() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	pids=()
 }
 
 # Added ns/switch, tdtop's CPU % and RSS in KiB with tdtop running ARGS
 # after SETUP (a command, run once tdtop is attached, that gives the
 # tasks their entries).
 measure() {
-	local setup=$1 adds=() cpus=() rss=() out=$tmp/out i n
+	local setup=$1 adds=() cpus=() rss=() n base loaded
 	shift
-	for i in $(seq "$REPS"); do
-		base=$(bench_ns)
-		: >"$out"
-		"$TDTOP" -b -o json -e "$EVENTS" -d 1 "$@" >"$out" 2>/dev/null &
-		local tp=$!
-		until grep -q '"type":"interval"' "$out" 2>/dev/null; do sleep 0.05; done
+	for _ in $(seq "$REPS"); do
+		base=$(pipe_ns_per_switch)
+		start_tdtop "$TDTOP" -e "$EVENTS" -d 1 "$@"
+		wait_intervals 1 30
 		$setup
 		# the tasks' entries are in, and the BPF statistics sample is over
-		n=$(grep -c '"type":"interval"' "$out")
-		until [ "$(grep -c '"type":"interval"' "$out")" -ge $((n + 2)) ]; do sleep 0.05; done
-		loaded=$(bench_ns)
+		n=$(intervals)
+		wait_intervals $((n + 2))
+		loaded=$(pipe_ns_per_switch)
 		# userspace: the median over 12 quiet intervals (one of them
 		# checks that the remembered tasks still exist)
-		n=$(grep -c '"type":"interval"' "$out")
-		until [ "$(grep -c '"type":"interval"' "$out")" -ge $((n + 13)) ]; do sleep 0.2; done
-		rss+=("$(awk '/^VmRSS/ { print $2 }' /proc/$tp/status)")
-		kill -INT "$tp"; wait "$tp" || true
-		stop_started
-		cpus+=("$(grep -o '"self":{[^}]*}' "$out" | tail -n 12 |
+		n=$(intervals)
+		wait_intervals $((n + 13)) 0 0.2
+		rss+=("$(awk '/^VmRSS/ { print $2 }' /proc/"$tdtop_pid"/status)")
+		end_tdtop
+		stop_threads
+		stop_cgroup_procs
+		cpus+=("$(grep -o '"self":{[^}]*}' "$tmp/out" | tail -n 12 |
 			grep -o '"cpu_pct":[0-9.e-]*' | cut -d: -f2 | median)")
 		adds+=("$(awk -v a="$loaded" -v b="$base" 'BEGIN { print a - b }')")
 	done
@@ -119,12 +92,13 @@ measure() {
 		"$(printf '%s\n' "${cpus[@]}" | median)" "$(printf '%s\n' "${rss[@]}" | median)"
 }
 
-echo "kernel $(uname -r), $(date -u +%Y-%m-%d), $(nproc) CPUs; events $EVENTS;" \
+echo "$(machine); events $EVENTS;" \
 	"pipe benchmark pinned to CPU $CPU, $REPS repetitions, medians"
 echo
 echo "threads alive   +ns/switch   tdtop CPU %   tdtop RSS KiB"
 for n in 1 1000 10000; do
-	read -r add cpu rss < <(measure "start_threads $n")
+	measure "start_threads $n 0" >"$tmp/m"
+	read -r add cpu rss <"$tmp/m"
 	printf '%13d %12.0f %13.2f %15s\n' "$n" "$add" "$cpu" "$rss"
 done
 
@@ -133,7 +107,8 @@ echo "cgroups         +ns/switch   tdtop CPU %   tdtop RSS KiB   (--by cgroup)"
 mkdir -p "$CG/tdtop-scaling"
 for k in 1 100 1000; do
 	for g in $(seq 0 $((k - 1))); do mkdir -p "$CG/tdtop-scaling/g$g"; done
-	read -r add cpu rss < <(measure "start_cgroup_procs $k" --by cgroup)
+	measure "start_cgroup_procs $k" --by cgroup >"$tmp/m"
+	read -r add cpu rss <"$tmp/m"
 	printf '%13d %12.0f %13.2f %15s\n' "$k" "$add" "$cpu" "$rss"
 done
 

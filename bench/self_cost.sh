@@ -14,50 +14,26 @@
 # intervals. Compare binaries side by side in one run.
 set -euo pipefail
 
-EVENTS=cpu-clock,page-faults,context-switches
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
 DELAY=1
 INTERVALS=13
 REPS=3
 THREADS=10000
-HELPERS=$(dirname "$0")/../.output/std/helpers
-
-NAME=self_cost.sh
-# shellcheck source=bench/side_by_side.sh
-. "$(dirname "$0")/side_by_side.sh"
-
-while getopts "e:d:n:r:T:h" opt; do
-	case $opt in
-	e) EVENTS=$OPTARG ;;
-	d) DELAY=$OPTARG ;;
-	n) INTERVALS=$OPTARG ;;
-	r) REPS=$OPTARG ;;
-	T) THREADS=$OPTARG ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || set -- "$(dirname "$0")/../tdtop"
-check_setup "$@"
-
-intervals() { grep -c '"type":"interval"' "$tmp/out" || true; }
+side_by_side_args "e:EVENTS d:DELAY n:INTERVALS r:REPS T:THREADS" "$@"
+need_cmds python3
 
 one_run() {
 	local t=$1 n=$2 first
 
-	: >"$tmp/out"
-	"$t" -b -o json -e "$EVENTS" -d "$DELAY" >"$tmp/out" 2>"$tmp/err" &
-	tdtop_pid=$!
-	wait_for "$tmp/out" '"type":"interval"' 30 ||
-		{ echo "$NAME: $t did not start: $(cat "$tmp/err")" >&2; exit 1; }
+	start_tdtop "$t" -e "$EVENTS" -d "$DELAY"
+	wait_intervals 1 30
 	[ "$n" -eq 0 ] || start_threads "$n" 0
 	# from the interval after the one the threads started in
 	first=$(($(intervals) + 2))
-	while [ "$(intervals)" -lt $((first + INTERVALS - 1)) ]; do
-		kill -0 "$tdtop_pid" 2>/dev/null ||
-			{ echo "$NAME: $t ended early: $(cat "$tmp/err")" >&2; exit 1; }
-		sleep 0.2
-	done
-	stop_tdtop
+	wait_intervals $((first + INTERVALS - 1)) 0 0.2
+	end_tdtop
 	stop_threads
 	grep '"type":"interval"' "$tmp/out" | sed -n "${first},$((first + INTERVALS - 1))p" |
 		python3 -c '
@@ -69,14 +45,6 @@ print("%s,threads=%s %.3f %.3f" % (sys.argv[1], sys.argv[2], statistics.median(p
 }
 
 echo "tdtop CPU % of one CPU per interval: median, largest"
-run_side_by_side "$@"
+run_side_by_side
 echo "events $EVENTS, -d $DELAY, $INTERVALS intervals a run, $REPS repetitions"
-python3 -c '
-import statistics, sys
-runs = {}
-for line in open(sys.argv[1]):
-    what, med, top = line.split()
-    runs.setdefault(what, []).append((float(med), float(top)))
-for what, r in runs.items():
-    print("%s: median %.3f %%, largest interval %.3f %%" % (
-        what, statistics.median(m for m, _ in r), max(t for _, t in r)))' "$tmp/runs"
+summarize_runs "median max" "%s: median %.3f %%, largest interval %.3f %%"

@@ -2,7 +2,9 @@
 /*
  * tdtop kernel side: at every context switch, read this CPU's counters and
  * charge what they advanced since the previous switch to the task that is
- * leaving the CPU. One set of per-CPU counters serves every task.
+ * leaving the CPU. One set of per-CPU counters serves every task. The
+ * other programs keep each entry's identity and name right across exit,
+ * exec and rename, and let the loader charge the slices still running.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -108,13 +110,20 @@ static __always_inline struct cpu_state *this_cpu(void)
 	return bpf_map_lookup_elem(&cpu_states, &zero);
 }
 
-/* The key of p's entry as of now; p's cgroup read from the task, since p
- * need not be current. */
-static __always_inline void current_key(struct task_struct *p, struct task_key *key)
+/* Where the cgroup comes from depends on whether p is current: that field
+ * is the caller's. */
+static __always_inline void task_key__init(struct task_struct *p, struct task_key *key)
 {
 	__builtin_memset(key, 0, sizeof(*key));
 	key->tid = p->pid;
 	key->start_ns = p->start_time;
+}
+
+/* The key of p's entry as of now; p's cgroup read from the task, since p
+ * need not be current. */
+static __always_inline void current_key(struct task_struct *p, struct task_key *key)
+{
+	task_key__init(p, key);
 	if (by_cgroup)
 		key->cgroup_id = p->cgroups->dfl_cgrp->kn->id;
 }
@@ -146,6 +155,14 @@ static __always_inline void list_change(const struct task_key *key, __u32 ep)
 		l->keys[slot] = *key;
 }
 
+/* On the loader's clock, whatever times the slices: the loader compares
+ * exit_ns with the times it flipped the epoch. */
+static __always_inline void task_val__end(struct task_val *v)
+{
+	v->exit_ns = bpf_ktime_get_ns();
+	v->exited = 1;
+}
+
 /* Mark the entry made under *key* final as of now; the first mark (the
  * last switch-out) wins over a late free. */
 static __always_inline void mark_ended(const struct task_key *key)
@@ -154,11 +171,19 @@ static __always_inline void mark_ended(const struct task_key *key)
 	__u32 ep = epoch;
 
 	if (v && !v->exited) {
-		v->exit_ns = bpf_ktime_get_ns();
-		v->exited = 1;
+		task_val__end(v);
 		v->listed_epoch = ep + 1;
 		list_change(key, ep);
 	}
+}
+
+/* What an entry says about its task besides the sums, as of first sight. */
+static __always_inline void task_val__init(struct task_val *v, struct task_struct *p)
+{
+	v->pid = p->tgid;
+	v->leader_start_ns = p->group_leader->start_time;
+	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
+	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
 }
 
 /* The task's accumulator and its *key*, created on first sight; NULL when
@@ -168,22 +193,18 @@ static __always_inline struct task_val *task_slot(struct task_struct *p, struct 
 	struct task_val *v;
 	__u32 zero = 0;
 
-	__builtin_memset(key, 0, sizeof(*key));
-	key->tid = p->pid;
-	key->start_ns = p->start_time;
+	task_key__init(p, key);
 	if (by_cgroup)
 		key->cgroup_id = bpf_get_current_cgroup_id();
-
 	v = bpf_map_lookup_elem(&tasks, key);
 	if (v)
 		return v;
+	/* scratch is only ever written in the fields set here: the sums
+	 * of the new entry start at zero */
 	v = bpf_map_lookup_elem(&scratch, &zero);
 	if (!v)
 		return NULL;
-	v->pid = p->tgid;
-	v->leader_start_ns = p->group_leader->start_time;
-	bpf_probe_read_kernel(v->comm, TASK_COMM_LEN, p->comm);
-	bpf_probe_read_kernel(v->pcomm, TASK_COMM_LEN, p->group_leader->comm);
+	task_val__init(v, p);
 	bpf_map_update_elem(&tasks, key, v, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(&tasks, key);
 	if (v)
@@ -261,6 +282,163 @@ static __always_inline bool final_switch(struct task_struct *p)
 }
 
 /*
+ * One charge in progress: what the steps of charge() share. Always inlined,
+ * so it lives in registers and on the stack, never as one object.
+ */
+struct slice {
+	struct cpu_state *cs;
+	struct acc *total;	/* this CPU's total bucket */
+	struct acc *sink;	/* where the slice goes: an entry, idle or lost */
+	__u64 t;		/* now, on the clock that times the slices */
+	__u32 cpu;
+	int clock_err;		/* the cpu-clock read that gave t failed */
+	bool by_clock;		/* t is this CPU's cpu-clock count */
+};
+
+/*
+ * Now, for timing the slice. A CPU that reads the cpu-clock event takes
+ * its count instead of reading the BPF clock as well; the event loop then
+ * reuses this reading (and its error) for that event.
+ */
+static __always_inline void slice__read_clock(struct slice *s)
+{
+	struct bpf_perf_event_value clock;
+	struct cpu_state *cs = s->cs;
+
+	s->by_clock = clock_event < MAX_EVENTS && clock_event >= cs->ev_lo &&
+		      clock_event < cs->ev_hi;
+	s->clock_err = 0;
+	if (!s->by_clock) {
+		s->t = bpf_ktime_get_ns();
+		return;
+	}
+	/* a failed read times nothing: 0 restarts the slice clock */
+	s->clock_err = read_counter(clock_event * nr_cpus + s->cpu, true, 0, &clock);
+	s->t = s->clock_err ? 0 : clock.counter;
+}
+
+/*
+ * The loader flushes every online CPU after each flip, so a CPU that
+ * missed a whole epoch was offline: its readings are stale (and its
+ * events were replaced when it came back). Start afresh.
+ */
+static __always_inline void cpu_state__forget_stale(struct cpu_state *cs, __u32 ep)
+{
+	if (ep - cs->seen_epoch >= 2) {
+		cs->last_ns = 0;
+		cs->primed = 0;
+	}
+	cs->seen_epoch = ep;
+}
+
+/* The slice's length; 0 without a previous reading to measure from. */
+static __always_inline __u64 cpu_state__slice_ns(struct cpu_state *cs, __u64 t)
+{
+	__u64 dt = 0;
+
+	/* a clock that went back is a reopened cpu-clock: only restart */
+	if (cs->last_ns && t > cs->last_ns)
+		dt = t - cs->last_ns;
+	cs->last_ns = t;
+	return dt;
+}
+
+/* Once per epoch, so that the loader reads the entry (see change_list). */
+static __always_inline void task_val__list(struct task_val *tv, const struct task_key *key, __u32 ep)
+{
+	if (tv->listed_epoch != ep + 1) {
+		tv->listed_epoch = ep + 1;
+		list_change(key, ep);
+	}
+}
+
+/*
+ * Where p's slice is charged: p's entry, or a bucket of this CPU for idle
+ * and for a task the full map has no room for. Counters are read even for
+ * idle: skipping them would hand the idle slice to whoever runs next.
+ */
+static __always_inline struct acc *slice__pick_sink(struct slice *s, struct task_struct *p,
+						    bool last, __u32 ep)
+{
+	struct cpu_state *cs = s->cs;
+	__u32 half = ep & 1;
+	struct task_val *tv;
+	struct task_key key;
+
+	if (p->pid == 0 || (p->flags & PF_IDLE))
+		return &cs->buckets[BUCKET_IDLE * 2 + half];
+	tv = task_slot(p, &key);
+	if (!tv) {
+		cs->stats.dropped++;
+		return &cs->buckets[BUCKET_LOST * 2 + half];
+	}
+	task_val__list(tv, &key, ep);
+	/*
+	 * Nothing is charged to it after this. Marked here, not only when it
+	 * is freed: with preemptible RCU the free can come before this last
+	 * switch.
+	 */
+	if (last)
+		task_val__end(tv);
+	return &tv->half[half];
+}
+
+static __always_inline void acc__add_slice(struct acc *a, __u64 dt)
+{
+	a->cpu_ns += dt;
+	a->slices++;
+}
+
+/* Event i's count now; the cpu-clock that timed the slice is not read twice. */
+static __always_inline int slice__read_event(const struct slice *s, int i, bool mem,
+					     struct bpf_perf_event_value *now)
+{
+	__u32 idx = i * nr_cpus + s->cpu;
+
+	if (s->by_clock && i == clock_event) {
+		now->counter = s->t;
+		now->enabled = s->t;
+		now->running = s->t;
+		return s->clock_err;
+	}
+	if (mem && (in_memory & (1u << i)))
+		return read_in_memory(idx, s->t, now);
+	return read_counter(idx, always_on & (1u << i), s->t, now);
+}
+
+/* Charge what event i advanced since this CPU's last reading of it. */
+static __always_inline void slice__charge_event(const struct slice *s, int i, bool mem)
+{
+	struct cpu_state *cs = s->cs;
+	struct counter *prev = &cs->last[i];
+	struct bpf_perf_event_value now;
+	__u64 dc, de, dr;
+
+	if (slice__read_event(s, i, mem, &now)) {
+		/* Forget the reading so the next one only re-primes
+		 * instead of charging two slices to one task. */
+		cs->primed &= ~(1u << i);
+		cs->stats.read_errors++;
+		return;
+	}
+	/* a counter that went back is a new event (the loader reopens a
+	 * CPU's events when it comes back online): only prime */
+	if (now.counter < prev->count || now.enabled < prev->enabled)
+		cs->primed &= ~(1u << i);
+	if (cs->primed & (1u << i)) {
+		dc = now.counter - prev->count;
+		de = now.enabled - prev->enabled;
+		dr = now.running - prev->running;
+		add(&s->total->ev[i], dc, de, dr);
+		add(&s->sink->ev[i], dc, de, dr);
+	}
+	cs->primed |= 1u << i;
+	prev->count = now.counter;
+	prev->enabled = now.enabled;
+	prev->running = now.running;
+}
+
+/*
  * Charge everything counted on this CPU since its last reading to p, which
  * is (or was, until this switch) the task running here. *last* says this
  * is p's final switch-out: its entry is complete. *mem*: load the events
@@ -268,115 +446,30 @@ static __always_inline bool final_switch(struct task_struct *p)
  */
 static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
-	struct acc *total, *sink;
-	struct task_val *tv;
-	struct task_key key;
-	struct bpf_perf_event_value now, clock;
-	struct cpu_state *cs = this_cpu();
-	__u32 cpu, idx, ep = epoch, half = ep & 1;
-	__u64 t, dt = 0;
-	bool by_clock;
-	int i, err, clock_err = 0;
+	struct slice s;
+	__u32 ep, half;
+	__u64 dt;
+	int i;
 
-	if (!cs)
+	s.cs = this_cpu();
+	if (!s.cs)
 		return;
-	total = &cs->buckets[BUCKET_TOTAL * 2 + half];
-	cpu = bpf_get_smp_processor_id();
-	by_clock = clock_event < MAX_EVENTS && clock_event >= cs->ev_lo && clock_event < cs->ev_hi;
-	if (by_clock) {
-		/* a failed read times nothing: 0 restarts the slice clock */
-		clock_err = read_counter(clock_event * nr_cpus + cpu, true, 0, &clock);
-		t = clock_err ? 0 : clock.counter;
-	} else {
-		t = bpf_ktime_get_ns();
-	}
-	/*
-	 * The loader flushes every online CPU after each flip, so a CPU that
-	 * missed a whole epoch was offline: its readings are stale (and its
-	 * events were replaced when it came back). Start afresh.
-	 */
-	if (ep - cs->seen_epoch >= 2) {
-		cs->last_ns = 0;
-		cs->primed = 0;
-	}
-	cs->seen_epoch = ep;
-	/* a clock that went back is a reopened cpu-clock: only restart */
-	if (cs->last_ns && t > cs->last_ns)
-		dt = t - cs->last_ns;
-	cs->last_ns = t;
+	ep = epoch;
+	half = ep & 1;
+	s.total = &s.cs->buckets[BUCKET_TOTAL * 2 + half];
+	s.cpu = bpf_get_smp_processor_id();
+	slice__read_clock(&s);
+	cpu_state__forget_stale(s.cs, ep);
+	dt = cpu_state__slice_ns(s.cs, s.t);
 
-	/* Counters are read even for idle: skipping them would hand the
-	 * idle slice to whoever runs next. */
-	if (p->pid == 0 || (p->flags & PF_IDLE)) {
-		sink = &cs->buckets[BUCKET_IDLE * 2 + half];
-	} else {
-		tv = task_slot(p, &key);
-		if (tv) {
-			sink = &tv->half[half];
-			if (tv->listed_epoch != ep + 1) {
-				tv->listed_epoch = ep + 1;
-				list_change(&key, ep);
-			}
-			/*
-			 * Nothing is charged to it after this. Marked here, not
-			 * only when it is freed: with preemptible RCU the free
-			 * can come before this last switch.
-			 */
-			if (last) {
-				/* the loader's clock, whatever times the slices */
-				tv->exit_ns = bpf_ktime_get_ns();
-				tv->exited = 1;
-			}
-		} else {
-			cs->stats.dropped++;
-			sink = &cs->buckets[BUCKET_LOST * 2 + half];
-		}
-	}
-	sink->cpu_ns += dt;
-	sink->slices++;
-	total->cpu_ns += dt;
-	total->slices++;
-
+	s.sink = slice__pick_sink(&s, p, last, ep);
+	acc__add_slice(s.sink, dt);
+	acc__add_slice(s.total, dt);
 	for (i = 0; i < MAX_EVENTS; i++) {
-		struct counter *last = &cs->last[i];
-		__u64 dc, de, dr;
-
-		if (i < cs->ev_lo || i >= cs->ev_hi)
-			continue;
-		idx = i * nr_cpus + cpu;
-		if (by_clock && i == clock_event) {
-			err = clock_err;
-			now.counter = t;
-			now.enabled = t;
-			now.running = t;
-		} else if (mem && (in_memory & (1u << i)))
-			err = read_in_memory(idx, t, &now);
-		else
-			err = read_counter(idx, always_on & (1u << i), t, &now);
-		if (err) {
-			/* Forget the reading so the next one only re-primes
-			 * instead of charging two slices to one task. */
-			cs->primed &= ~(1u << i);
-			cs->stats.read_errors++;
-			continue;
-		}
-		/* a counter that went back is a new event (the loader reopens a
-		 * CPU's events when it comes back online): only prime */
-		if (now.counter < last->count || now.enabled < last->enabled)
-			cs->primed &= ~(1u << i);
-		if (cs->primed & (1u << i)) {
-			dc = now.counter - last->count;
-			de = now.enabled - last->enabled;
-			dr = now.running - last->running;
-			add(&total->ev[i], dc, de, dr);
-			add(&sink->ev[i], dc, de, dr);
-		}
-		cs->primed |= 1u << i;
-		last->count = now.counter;
-		last->enabled = now.enabled;
-		last->running = now.running;
+		if (i >= s.cs->ev_lo && i < s.cs->ev_hi)
+			slice__charge_event(&s, i, mem);
 	}
-	cs->stats.switches++;
+	s.cs->stats.switches++;
 }
 
 SEC("tp_btf/sched_switch")
