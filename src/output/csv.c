@@ -10,7 +10,6 @@
 #include "rows/metrics.h"
 #include "output/output.h"
 
-
 /* TopDown columns: level 1, level 2 when shown, slots and IPC. */
 static bool td_column(const struct interval *iv, int i)
 {

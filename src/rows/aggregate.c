@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * One interval's task deltas grouped into rows: by process, thread or
+ * cgroup (a cgroup row includes its descendants), filtered and sorted.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
@@ -6,7 +10,6 @@
 #include <string.h>
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
-
 
 int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * From one interval's per-task deltas to the rows shown: grouping by
- * process or thread, the --pid filter, sorting and --top.
+ * process, thread or cgroup, the filters, sorting and --top.
  */
 #ifndef __TDTOP_AGGREGATE_H
 #define __TDTOP_AGGREGATE_H

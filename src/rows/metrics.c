@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The TopDown breakdown and IPC of each row, hybrid parts merged by slots. */
 #include <math.h>
 #include <string.h>
 #include "rows/metrics.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Reading an interval's counters: multiplexing scale, shares and names. */
 #include <math.h>
 #include <stdio.h>
 #include "rows/model.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Sample to shown interval: aggregation, metrics and sorting in one call. */
 #include <math.h>
 #include <string.h>
 #include "rows/metrics.h"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The per-task list of one measured interval. */
 #include <stdlib.h>
 #include <string.h>
 #include "rows/sample.h"
