@@ -8,7 +8,7 @@
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "rows/metrics.h"
-#include "output/output.h"
+#include "output/formats.h"
 
 /* TopDown columns: level 1, level 2 when shown, slots and IPC. */
 static bool td_column(const struct interval *iv, int i)

@@ -9,7 +9,7 @@
 #include "util/format.h"
 #include "util/json.h"
 #include "rows/metrics.h"
-#include "output/output.h"
+#include "output/formats.h"
 
 /* Scaled and rounded; exact for unscaled counts, null when never counted. */
 static void put_count(struct json_writer *w, const struct delta *d)

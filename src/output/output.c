@@ -3,13 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/json.h"
+#include "output/formats.h"
 #include "output/output.h"
 
 struct output {
 	enum output_format fmt;
 	FILE *f;
 	struct json_writer *json;
-	int csv_columns;	/* events in the last CSV header, -1: none yet */
+	int csv_columns;	/* shape of the last CSV header, -1: none yet */
 };
 
 struct output *output__new(enum output_format fmt, FILE *f)

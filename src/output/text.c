@@ -7,7 +7,7 @@
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "rows/metrics.h"
-#include "output/output.h"
+#include "output/formats.h"
 
 /* Event columns are at least this wide, so "12.3K" and "-" line up. */
 #define MIN_EVENT_WIDTH 6
