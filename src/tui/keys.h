@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rows/aggregate.h"
-#include "tui/tui.h"
+#include "tui/view.h"
 
 #define TUI_INPUT_LEN 64
 #define TUI_MSG_LEN 160

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * What the interactive view's loop (tui.c) and its curses drawing
- * (tui_screen.c) share: the run-time state and the drawing entry points.
+ * (screen.c) share: the run-time state and the drawing entry points.
  */
 #ifndef __TDTOP_TUI_SCREEN_H
 #define __TDTOP_TUI_SCREEN_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "rows/model.h"
 #include "rows/sample.h"
-#include "tui/tui.h"
+#include "tui/view.h"
 #include "tui/keys.h"
 
 /* Process owners for the USER column, cached by PID. */

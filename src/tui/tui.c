@@ -2,7 +2,7 @@
 /*
  * The interactive view's loop: terminal setup and teardown on every way
  * out, waiting for keys until the next fetch is due, and the samples and
- * rows behind the screen (tui_screen.c draws them).
+ * rows behind the screen (screen.c draws them).
  */
 #include <curses.h>
 #include <errno.h>
