@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
 #include "tui/tui.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
@@ -34,14 +34,6 @@ static void on_stop_signal(int sig)
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NR_STOP_SIGNALS (int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- stderr capture: a write to fd 2 would tear the screen ---- */
 
@@ -195,7 +187,7 @@ static int rebuild(struct tui *t)
 
 static void schedule(struct tui *t, double from, double delay)
 {
-	double now = mono_now();
+	double now = mono_s();
 
 	t->next_fetch = from + delay;
 	/* late (a slow fetch, a suspended terminal): start over from now */
@@ -207,7 +199,7 @@ static void schedule(struct tui *t, double from, double delay)
 static int fetch(struct tui *t)
 {
 	int into = t->shown < 0 ? 0 : !t->shown;
-	double started = mono_now();
+	double started = mono_s();
 	int ret;
 
 	ret = t->src->fetch(t->src->arg, &t->smp[into], t->err, t->errlen);
@@ -278,7 +270,7 @@ static bool wait_input(struct tui *t)
 	int ms = MAX_WAIT_MS;
 
 	if (fetching) {
-		double left_ms = (t->next_fetch - mono_now()) * 1000;
+		double left_ms = (t->next_fetch - mono_s()) * 1000;
 
 		if (left_ms < MAX_WAIT_MS)
 			ms = left_ms > 0 ? (int)ceil(left_ms) : 0;
@@ -327,7 +319,7 @@ static int loop(struct tui *t)
 		unsigned int act = 0;
 		int key;
 
-		if (!t->eof && (t->st.live || !t->st.paused) && mono_now() >= t->next_fetch) {
+		if (!t->eof && (t->st.live || !t->st.paused) && mono_s() >= t->next_fetch) {
 			if (fetch(t) < 0)
 				return -1;
 			redraw = true;
