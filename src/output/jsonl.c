@@ -20,13 +20,13 @@ static void put_count(struct json_writer *w, const struct delta *d)
 		json__uint(w, d->count);
 		return;
 	}
-	v = delta_scaled(d);
+	v = delta__scaled(d);
 	json__double(w, isnan(v) ? v : round(v));
 }
 
 static void put_share(struct json_writer *w, const struct delta *d)
 {
-	json__double(w, delta_running_share(d));
+	json__double(w, delta__running_share(d));
 }
 
 static void put_unscaled(struct json_writer *w, const struct delta *d)
@@ -46,13 +46,13 @@ static void put_per_event(struct json_writer *w, const struct interval *iv, cons
 			  const struct delta *ev,
 			  void (*put)(struct json_writer *, const struct delta *))
 {
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 	char name[EVENT_NAME_LEN];
 
 	json__key(w, key);
 	json__begin_object(w);
 	for (int i = 0; i < nr; i++) {
-		json__key(w, iv_event_name(iv, i, name, sizeof(name)));
+		json__key(w, interval__event_name(iv, i, name, sizeof(name)));
 		put(w, &ev[i]);
 	}
 	json__end_object(w);
@@ -104,7 +104,7 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 	json__end_object(w);
 	put_per_event(w, iv, "running", iv->totals, put_share);
 	/* the unscaled totals, so a consumer can judge how much was scaled */
-	if (iv_min_running_share(iv) < 1.0)
+	if (interval__min_running_share(iv) < 1.0)
 		put_per_event(w, iv, "raw", iv->totals, put_unscaled);
 	json__key(w, "dropped");
 	json__uint(w, iv->dropped);
@@ -196,7 +196,7 @@ static void put_row(struct json_writer *w, const struct interval *iv, const stru
 	json__key(w, "cpu_ns");
 	json__uint(w, r->cpu_ns);
 	json__key(w, "cpu_pct");
-	json__double(w, iv_cpu_pct(iv, r->cpu_ns));
+	json__double(w, interval__cpu_pct(iv, r->cpu_ns));
 	if (r->kind == ROW_PROCESS) {
 		json__key(w, "threads");
 		json__int(w, r->nr_threads);
@@ -217,7 +217,7 @@ static void put_row(struct json_writer *w, const struct interval *iv, const stru
 	json__newline(w);
 }
 
-int output_json_write(struct json_writer *w, const struct interval *iv)
+int output_jsonl__write(struct json_writer *w, const struct interval *iv)
 {
 	put_interval(w, iv);
 	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)

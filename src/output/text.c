@@ -41,7 +41,7 @@ static const char *pct_str(char *buf, size_t size, double pct)
 static const char *text_name(const struct interval *iv, int i, char *buf, size_t size)
 {
 	char tmp[EVENT_NAME_LEN];
-	const char *name = iv_event_name(iv, i, tmp, sizeof(tmp));
+	const char *name = interval__event_name(iv, i, tmp, sizeof(tmp));
 
 	fmt_comm_ascii(buf, size, name, strlen(name));
 	return buf;
@@ -71,7 +71,7 @@ static const char *ipc_str(char *buf, size_t size, double ipc)
 
 static void put_header(FILE *f, const struct interval *iv)
 {
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 	char name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
 	double busy = NAN, share;
 
@@ -84,12 +84,12 @@ static void put_header(FILE *f, const struct interval *iv)
 		__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ?
 				iv->total_cpu_ns - iv->idle_cpu_ns : 0;
 
-		busy = iv_cpu_pct(iv, busy_ns) / iv->ncpus;
+		busy = interval__cpu_pct(iv, busy_ns) / iv->ncpus;
 	}
 	fprintf(f, "Totals: busy %s%s", pct_str(pct, sizeof(pct), busy), isfinite(busy) ? "%" : "");
 	for (int i = 0; i < nr; i++)
 		fprintf(f, ", %s %s", text_name(iv, i, name, sizeof(name)),
-			fmt_compact(num, sizeof(num), delta_scaled(&iv->totals[i])));
+			fmt_compact(num, sizeof(num), delta__scaled(&iv->totals[i])));
 	fputc('\n', f);
 	if (iv->topdown) {
 		fprintf(f, "TopDown (%s):", iv->method ? iv->method : "none");
@@ -108,7 +108,7 @@ static void put_header(FILE *f, const struct interval *iv)
 	if (iv->read_errors)
 		fprintf(f, "warning: %llu counter reads failed\n",
 			(unsigned long long)iv->read_errors);
-	share = iv_min_running_share(iv);
+	share = interval__min_running_share(iv);
 	if (share < 1.0)
 		fprintf(f, "warning: counted %.1f%% of the time (multiplexed), counts scaled\n",
 			share * 100.0);
@@ -139,7 +139,7 @@ static bool has_cgroup_rows(const struct interval *iv)
 
 static void put_columns(FILE *f, const struct interval *iv, bool threads)
 {
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 	char name[NAME_LEN];
 
 	if (has_cgroup_rows(iv)) {
@@ -168,14 +168,14 @@ static void put_columns(FILE *f, const struct interval *iv, bool threads)
 static void put_row(FILE *f, const struct interval *iv, const struct row *r, bool threads)
 {
 	char comm[TASK_COMM_LEN], name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 
 	if (r->kind == ROW_CGROUP) {
 		char cg[CGROUP_WIDTH + 1];
 
 		cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, cg, sizeof(cg));
 		fprintf(f, "%-*s %6s", CGROUP_WIDTH, cg,
-			pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+			pct_str(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns)));
 	} else {
 		fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
 		fprintf(f, "%7d", r->pid);
@@ -184,7 +184,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 		else if (threads)
 			fprintf(f, " %7s", "-");
 		fprintf(f, " %-15s %6s", comm,
-			pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+			pct_str(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns)));
 	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
@@ -200,14 +200,14 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 	for (int i = 0; i < nr; i++) {
 		text_name(iv, i, name, sizeof(name));
 		fprintf(f, " %*s", event_width(name),
-			fmt_compact(num, sizeof(num), delta_scaled(&r->ev[i])));
+			fmt_compact(num, sizeof(num), delta__scaled(&r->ev[i])));
 	}
 	if (r->exited)
 		fputs(" (exited)", f);
 	fputc('\n', f);
 }
 
-int output_text_write(FILE *f, const struct interval *iv)
+int output_text__write(FILE *f, const struct interval *iv)
 {
 	bool threads = has_threads(iv);
 

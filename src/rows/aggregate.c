@@ -12,7 +12,7 @@
 #include "rows/metrics.h"
 #include "util/grow.h"
 
-int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
+int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
 {
 	static const struct {
 		const char *name;
@@ -202,8 +202,8 @@ static int row_cmp(const void *a, const void *b, void *key)
 			c = strncmp(x->comm, y->comm, TASK_COMM_LEN);
 		break;
 	case SORT_EVENT:
-		c = cmp_double_desc(delta_scaled(&x->ev[sort_by->event]),
-				    delta_scaled(&y->ev[sort_by->event]));
+		c = cmp_double_desc(delta__scaled(&x->ev[sort_by->event]),
+				    delta__scaled(&y->ev[sort_by->event]));
 		break;
 	case SORT_TD:
 		c = cmp_double_desc(td_sort_value(x, sort_by->field),

@@ -63,7 +63,7 @@ struct view {
  * Parse a --sort value: "cpu", "pid", "comm", a TopDown field name or one
  * of the event *names*. Returns -1 when it is none of them.
  */
-int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
+int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
 
 /*
  * Build *iv* from *s*: grouped and filtered rows, unsorted. iv->rows is

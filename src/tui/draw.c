@@ -266,7 +266,7 @@ int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols)
 	return n;
 }
 
-bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
+bool tui_col__sort_key(const struct tui_col *c, struct sort_key *key)
 {
 	switch (c->id) {
 	case TUI_COL_PID:
@@ -283,9 +283,9 @@ bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
 	case TUI_COL_TD:
 		if ((unsigned int)c->idx >= TUI_TD_NR)
 			return false;
-		return !sort_key_parse(td_sort_names[c->idx], NULL, 0, key);
+		return !sort_key__parse(td_sort_names[c->idx], NULL, 0, key);
 	case TUI_COL_IPC:
-		return !sort_key_parse("ipc", NULL, 0, key);
+		return !sort_key__parse("ipc", NULL, 0, key);
 	case TUI_COL_EVENT:
 	case TUI_COL_RATE:
 		*key = (struct sort_key){ .kind = SORT_EVENT, .event = c->idx };
@@ -364,7 +364,7 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 	      const char *user, char *buf, size_t size)
 {
 	char tmp[TUI_BAR_MAX + 32];
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 
 	tmp[0] = '\0';
 	switch (c->id) {
@@ -390,7 +390,7 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 		fmt_comm_ascii(tmp, sizeof(tmp), r->comm, sizeof(r->comm));
 		break;
 	case TUI_COL_CPU:
-		cpu_cell(tmp, sizeof(tmp), iv_cpu_pct(iv, r->cpu_ns));
+		cpu_cell(tmp, sizeof(tmp), interval__cpu_pct(iv, r->cpu_ns));
 		break;
 	case TUI_COL_TD:
 		tui_pct(tmp, sizeof(tmp), iv->topdown ? tui_td_value(&r->td, c->idx) : NAN);
@@ -402,11 +402,11 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 			snprintf(tmp, sizeof(tmp), "-");
 		break;
 	case TUI_COL_EVENT:
-		fmt_compact(tmp, sizeof(tmp), c->idx < nr ? delta_scaled(&r->ev[c->idx]) : NAN);
+		fmt_compact(tmp, sizeof(tmp), c->idx < nr ? delta__scaled(&r->ev[c->idx]) : NAN);
 		break;
 	case TUI_COL_RATE:
 		fmt_compact(tmp, sizeof(tmp),
-			    c->idx < nr ? per_second(iv, delta_scaled(&r->ev[c->idx])) : NAN);
+			    c->idx < nr ? per_second(iv, delta__scaled(&r->ev[c->idx])) : NAN);
 		break;
 	case TUI_COL_BAR:
 		if (iv->topdown && r->td.valid)

@@ -31,8 +31,8 @@ static void set_msg(struct tui_state *st, bool error, const char *text)
 	st->msg_error = error;
 }
 
-int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
-		   size_t errlen)
+int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
+		    size_t errlen)
 {
 	memset(st, 0, sizeof(*st));
 	if (o->view.nr_pids > TUI_MAX_PIDS) {
@@ -83,7 +83,7 @@ int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, ch
 	return 0;
 }
 
-void tui_view(const struct tui_state *st, struct view *v)
+void tui_state__view(const struct tui_state *st, struct view *v)
 {
 	*v = st->base;
 	v->by = st->by;
@@ -100,11 +100,11 @@ void tui_view(const struct tui_state *st, struct view *v)
 static void add_td_keys(const char *const *fields, int n, struct sort_key *keys, int *nr, int max)
 {
 	for (int i = 0; i < n && *nr < max; i++)
-		if (!sort_key_parse(fields[i], NULL, 0, &keys[*nr]))
+		if (!sort_key__parse(fields[i], NULL, 0, &keys[*nr]))
 			(*nr)++;
 }
 
-int tui_sort_keys(const struct tui_state *st, struct sort_key *keys, int max)
+int tui_state__sort_keys(const struct tui_state *st, struct sort_key *keys, int max)
 {
 	static const enum sort_kind fixed[] = { SORT_PID, SORT_COMM, SORT_CPU };
 	size_t first = st->by == BY_CGROUP ? 1 : 0;	/* cgroup rows have no PID */
@@ -173,7 +173,7 @@ static int sort_index(const struct tui_state *st, const struct sort_key *keys, i
 static unsigned int cycle_sort(struct tui_state *st, int step)
 {
 	struct sort_key keys[TUI_MAX_SORT_KEYS];
-	int nr = tui_sort_keys(st, keys, TUI_MAX_SORT_KEYS);
+	int nr = tui_state__sort_keys(st, keys, TUI_MAX_SORT_KEYS);
 	int i = sort_index(st, keys, nr);
 
 	if (!nr)
@@ -186,7 +186,7 @@ static unsigned int cycle_sort(struct tui_state *st, int step)
 	return TUI_REBUILD | TUI_REDRAW;
 }
 
-void tui_list_clamp(struct tui_list *l)
+void tui_list__clamp(struct tui_list *l)
 {
 	if (!l->page)
 		l->page = 1;
@@ -205,10 +205,10 @@ void tui_list_clamp(struct tui_list *l)
 		l->first = l->nr > l->page ? l->nr - l->page : 0;
 }
 
-void tui_set_page(struct tui_list *l, size_t page)
+void tui_list__set_page(struct tui_list *l, size_t page)
 {
 	l->page = page ? page : 1;
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 }
 
 /* Move the cursor; PgUp/PgDn also scroll by a page, as less and htop do. */
@@ -240,7 +240,7 @@ static bool list_key(struct tui_list *l, int key)
 	default:
 		return false;
 	}
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 	return true;
 }
 
@@ -251,7 +251,7 @@ static bool is_selected(const struct tui_state *st, const struct row *r)
 	return r->pid == st->sel_pid && (st->by == BY_PROCESS || r->tid == st->sel_tid);
 }
 
-void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
+void tui_state__rows(struct tui_state *st, const struct row *rows, size_t nr)
 {
 	struct tui_list *l = &st->list;
 
@@ -267,7 +267,7 @@ void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
 			}
 		}
 	}
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 	st->moved = false;
 	if (!nr)
 		return;
@@ -452,7 +452,7 @@ static unsigned int set_level(struct tui_state *st, int level)
 		return TUI_REDRAW;
 	}
 	st->level = level;
-	nr = tui_sort_keys(st, keys, TUI_MAX_SORT_KEYS);
+	nr = tui_state__sort_keys(st, keys, TUI_MAX_SORT_KEYS);
 	/* a level-2 sort key means nothing once its column is gone */
 	if (sort_index(st, keys, nr) < 0)
 		st->sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
@@ -627,7 +627,7 @@ static unsigned int detail_key(struct tui_state *st, int key)
 	}
 }
 
-unsigned int tui_key(struct tui_state *st, int key)
+unsigned int tui_state__key(struct tui_state *st, int key)
 {
 	if (key == ERR)
 		return 0;

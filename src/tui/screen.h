@@ -41,13 +41,13 @@ struct tui {
 };
 
 /* NULL when out of memory. */
-struct tui_users *tui_users_new(void);
-void tui_users_free(struct tui_users *u);
+struct tui_users *tui_users__new(void);
+void tui_users__free(struct tui_users *u);
 
 /* Define the colour pairs; only after start_color(). */
 void tui_screen_colors(void);
 
 /* Draw what t->st.mode shows and refresh the terminal. */
-void tui_screen_draw(struct tui *t);
+void tui__draw(struct tui *t);
 
 #endif /* __TDTOP_TUI_SCREEN_H */

@@ -154,7 +154,7 @@ static int build_detail(struct tui *t)
 	}
 	t->have_det = true;
 	t->st.detail.nr = t->det_threads.nr_rows;
-	tui_list_clamp(&t->st.detail);
+	tui_list__clamp(&t->st.detail);
 	return 0;
 }
 
@@ -167,7 +167,7 @@ static int rebuild(struct tui *t)
 	if (t->have_iv)
 		interval__free_rows(&t->iv);
 	t->have_iv = false;
-	tui_view(&t->st, &v);
+	tui_state__view(&t->st, &v);
 	if (v.by == BY_CGROUP) {
 		/* the path filter and the tree order come before --top */
 		v.top = 0;
@@ -179,7 +179,7 @@ static int rebuild(struct tui *t)
 		return -1;
 	}
 	t->have_iv = true;
-	tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+	tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (t->st.mode == TUI_MODE_DETAIL || t->st.back == TUI_MODE_DETAIL)
 		return build_detail(t);
 	return 0;
@@ -324,12 +324,12 @@ static int loop(struct tui *t)
 				return -1;
 			redraw = true;
 			if (t->o->iterations > 0 && t->fetched >= t->o->iterations) {
-				tui_screen_draw(t);
+				tui__draw(t);
 				return 0;
 			}
 		}
 		if (redraw)
-			tui_screen_draw(t);
+			tui__draw(t);
 		redraw = false;
 		if (!wait_input(t))
 			return 0;	/* the terminal is gone: nothing to show any more */
@@ -337,12 +337,12 @@ static int loop(struct tui *t)
 		for (int n = 0; n < 256 && !tui_stop && (key = getch()) != ERR; n++) {
 			if (key == KEY_RESIZE)
 				clearok(curscr, TRUE);
-			act |= tui_key(&t->st, key);
+			act |= tui_state__key(&t->st, key);
 			if (act & TUI_QUIT)
 				return 0;
 			/* an Enter after a cursor move must open the row under the cursor */
 			if (t->have_iv)
-				tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+				tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 		}
 		if (t->hangup)
 			return 0;
@@ -375,16 +375,16 @@ int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, s
 			 "the interactive view needs a terminal (use -b for text output)");
 		return 1;
 	}
-	if (tui_state_init(&t.st, o, src->live, err, errlen))
+	if (tui_state__init(&t.st, o, src->live, err, errlen))
 		return 1;
-	t.users = tui_users_new();
+	t.users = tui_users__new();
 	if (!t.users) {
 		snprintf(err, errlen, "out of memory");
 		return 1;
 	}
 	if (install_signals(old)) {
 		snprintf(err, errlen, "failed to install signal handlers: %s", strerror(errno));
-		tui_users_free(t.users);
+		tui_users__free(t.users);
 		return 1;
 	}
 	capture_stderr(&cap);
@@ -401,6 +401,6 @@ int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, s
 	free_detail(&t);
 	sample__free(&t.smp[0]);
 	sample__free(&t.smp[1]);
-	tui_users_free(t.users);
+	tui_users__free(t.users);
 	return ret ? 1 : 0;
 }

@@ -80,11 +80,11 @@ static const char *scaled(__u64 count, __u64 enabled, __u64 running)
 	static char buf[FMT_DOUBLE_LEN];
 	struct delta d = { count, enabled, running };
 
-	fmt_scaled(buf, sizeof(buf), &d);
+	delta__format(&d, buf, sizeof(buf));
 	return buf;
 }
 
-TEST(fmt_scaled_counts)
+TEST(delta_format_counts)
 {
 	CHECK_STR(scaled(0, 0, 0), "0");
 	CHECK_STR(scaled(1000, 50, 50), "1000");
