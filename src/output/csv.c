@@ -64,7 +64,7 @@ static void put_topdown(FILE *f, const struct interval *iv, const struct row *r)
 	for (int i = 0; i < nr_td_fields; i++)
 		if (td_column(iv, i))
 			put_double(f, r->td.valid ? td_field_value(&r->td, i) : NAN);
-	put_double(f, isnan(r->td.slots) ? NAN : round(r->td.slots));
+	put_double(f, round(r->td.slots));
 	put_double(f, r->ipc);
 }
 
@@ -76,13 +76,11 @@ static int shape(const struct interval *iv)
 
 static void put_row(FILE *f, const struct interval *iv, const struct row *r, const char *ts)
 {
-	static const char *const types[] = { [ROW_PROCESS] = "process", [ROW_THREAD] = "thread",
-					     [ROW_CGROUP] = "cgroup" };
 	bool thread = r->kind == ROW_THREAD, cgroup = r->kind == ROW_CGROUP;
 	int nr = interval__nr_events(iv);
 	char num[FMT_DOUBLE_LEN];
 
-	fprintf(f, "%s,%s,", ts, types[r->kind]);
+	fprintf(f, "%s,%s,", ts, row__type(r));
 	if (!cgroup)
 		fprintf(f, "%d", r->pid);
 	fputc(',', f);

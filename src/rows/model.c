@@ -23,7 +23,6 @@ double delta__running_share(const struct delta *d)
 
 int delta__format(const struct delta *d, char *buf, size_t size)
 {
-	double v;
 	int len;
 
 	if (!size)
@@ -37,8 +36,19 @@ int delta__format(const struct delta *d, char *buf, size_t size)
 		}
 		return len;
 	}
-	v = delta__scaled(d);
-	return fmt_double(buf, size, isfinite(v) ? round(v) : v);
+	return fmt_double(buf, size, round(delta__scaled(d)));
+}
+
+const char *row__type(const struct row *r)
+{
+	switch (r->kind) {
+	case ROW_THREAD:
+		return "thread";
+	case ROW_CGROUP:
+		return "cgroup";
+	default:
+		return "process";
+	}
 }
 
 int interval__nr_events(const struct interval *iv)

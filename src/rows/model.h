@@ -86,6 +86,9 @@ double delta__running_share(const struct delta *d);
  */
 int delta__format(const struct delta *d, char *buf, size_t size);
 
+/* "process", "thread" or "cgroup": the row's type as the outputs name it. */
+const char *row__type(const struct row *r);
+
 /* Number of events of *iv* clamped to 0..MAX_EVENTS. */
 int interval__nr_events(const struct interval *iv);
 
