@@ -28,16 +28,6 @@ static void put_clock(FILE *f, double ts)
 	fputs(buf, f);
 }
 
-/* "12.3" with one decimal, or "-" when unknown. */
-static const char *pct_str(char *buf, size_t size, double pct)
-{
-	if (isfinite(pct))
-		snprintf(buf, size, "%.1f", pct);
-	else
-		snprintf(buf, size, "-");
-	return buf;
-}
-
 static const char *text_name(const struct interval *iv, int i, char *buf, size_t size)
 {
 	char tmp[EVENT_NAME_LEN];
@@ -60,15 +50,6 @@ static double td_pct(const struct td_result *td, int i)
 	return td->valid ? td_field_value(td, i) * 100.0 : NAN;
 }
 
-static const char *ipc_str(char *buf, size_t size, double ipc)
-{
-	if (isfinite(ipc))
-		snprintf(buf, size, "%.2f", ipc);
-	else
-		snprintf(buf, size, "-");
-	return buf;
-}
-
 static void put_header(FILE *f, const struct interval *iv)
 {
 	int nr = interval__nr_events(iv);
@@ -86,7 +67,8 @@ static void put_header(FILE *f, const struct interval *iv)
 
 		busy = interval__cpu_pct(iv, busy_ns) / iv->ncpus;
 	}
-	fprintf(f, "Totals: busy %s%s", pct_str(pct, sizeof(pct), busy), isfinite(busy) ? "%" : "");
+	fprintf(f, "Totals: busy %s%s", fmt_fixed(pct, sizeof(pct), busy, 1),
+		isfinite(busy) ? "%" : "");
 	for (int i = 0; i < nr; i++)
 		fprintf(f, ", %s %s", text_name(iv, i, name, sizeof(name)),
 			fmt_compact(num, sizeof(num), delta__scaled(&iv->totals[i])));
@@ -96,8 +78,8 @@ static void put_header(FILE *f, const struct interval *iv)
 		for (int i = 0; i < nr_td_fields; i++)
 			if (td_shown(iv, i))
 				fprintf(f, " %s %s%%", td_fields[i].sort,
-					pct_str(pct, sizeof(pct), td_pct(&iv->td, i)));
-		fprintf(f, ", IPC %s\n", ipc_str(pct, sizeof(pct), iv->ipc));
+					fmt_fixed(pct, sizeof(pct), td_pct(&iv->td, i), 1));
+		fprintf(f, ", IPC %s\n", fmt_fixed(pct, sizeof(pct), iv->ipc, 2));
 	}
 	if (iv->notice)
 		fprintf(f, "note: %s\n", iv->notice);
@@ -175,7 +157,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 
 		cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, cg, sizeof(cg));
 		fprintf(f, "%-*s %6s", CGROUP_WIDTH, cg,
-			pct_str(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns)));
+			fmt_fixed(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns), 1));
 	} else {
 		fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
 		fprintf(f, "%7d", r->pid);
@@ -184,17 +166,17 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 		else if (threads)
 			fprintf(f, " %7s", "-");
 		fprintf(f, " %-15s %6s", comm,
-			pct_str(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns)));
+			fmt_fixed(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns), 1));
 	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
 			if (td_shown(iv, i))
 				fprintf(f, " %*s", event_width(td_fields[i].label),
-					pct_str(pct, sizeof(pct), td_pct(&r->td, i)));
+					fmt_fixed(pct, sizeof(pct), td_pct(&r->td, i), 1));
 		fprintf(f, " %7s %5s",
 			fmt_compact(num, sizeof(num),
 				    iv->interval_s > 0 ? r->td.slots / iv->interval_s : NAN),
-			ipc_str(pct, sizeof(pct), r->ipc));
+			fmt_fixed(pct, sizeof(pct), r->ipc, 2));
 		nr = 0;
 	}
 	for (int i = 0; i < nr; i++) {

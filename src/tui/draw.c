@@ -313,11 +313,7 @@ size_t tui_wrap(const char *s, int width)
 
 const char *tui_pct(char *buf, size_t size, double frac)
 {
-	if (isfinite(frac))
-		snprintf(buf, size, "%.1f", frac * 100.0);
-	else
-		snprintf(buf, size, "-");
-	return buf;
+	return fmt_fixed(buf, size, frac * 100.0, 1);
 }
 
 void tui_user_fit(char *buf, size_t size, const char *name, int width)
@@ -330,14 +326,10 @@ void tui_user_fit(char *buf, size_t size, const char *name, int width)
 		snprintf(buf, size, "%.*s+", width - 1, name);
 }
 
+/* Five cells: 1000% and more (ten busy threads) without the decimal. */
 static void cpu_cell(char *buf, size_t size, double pct)
 {
-	if (!isfinite(pct))
-		snprintf(buf, size, "-");
-	else if (pct < 999.95)
-		snprintf(buf, size, "%.1f", pct);
-	else
-		snprintf(buf, size, "%.0f", pct);
+	fmt_fixed(buf, size, pct, pct < 999.95 ? 1 : 0);
 }
 
 static double per_second(const struct interval *iv, double v)
@@ -396,10 +388,7 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 		tui_pct(tmp, sizeof(tmp), iv->topdown ? tui_td_value(&r->td, c->idx) : NAN);
 		break;
 	case TUI_COL_IPC:
-		if (isfinite(r->ipc))
-			snprintf(tmp, sizeof(tmp), "%.2f", r->ipc);
-		else
-			snprintf(tmp, sizeof(tmp), "-");
+		fmt_fixed(tmp, sizeof(tmp), r->ipc, 2);
 		break;
 	case TUI_COL_EVENT:
 		fmt_compact(tmp, sizeof(tmp), c->idx < nr ? delta__scaled(&r->ev[c->idx]) : NAN);

@@ -47,6 +47,18 @@ TEST(fmt_compact_units)
 	CHECK(strlen(compact(1e30)) < FMT_COMPACT_LEN);
 }
 
+TEST(fmt_fixed_cells)
+{
+	char buf[16];
+
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), 12.345, 1), "12.3");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), 1.234, 2), "1.23");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), 1234.4, 0), "1234");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), NAN, 1), "-");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), -INFINITY, 2), "-");
+	CHECK_STR(fmt_fixed(buf, 3, 12.345, 1), "12");
+}
+
 static const char *dbl(double v)
 {
 	static char buf[FMT_DOUBLE_LEN];
