@@ -114,9 +114,19 @@ static const char *event_name(const struct tui_layout *l, int i)
 	return l->names && l->names[i] ? l->names[i] : "event";
 }
 
-static void set_col(struct tui_col *c, enum tui_col_id id, int idx, int width, bool left,
-		    const char *title)
+/* The columns laid out so far, each with the rank at which it leaves. */
+struct col_set {
+	struct tui_col *cols;
+	enum drop_rank *rank;
+	int n;
+};
+
+static void add_col(struct col_set *s, enum drop_rank rank, enum tui_col_id id, int idx,
+		    int width, bool left, const char *title)
 {
+	struct tui_col *c = &s->cols[s->n];
+
+	s->rank[s->n++] = rank;
 	c->id = id;
 	c->idx = idx;
 	c->width = width;
@@ -125,68 +135,71 @@ static void set_col(struct tui_col *c, enum tui_col_id id, int idx, int width, b
 }
 
 /* The rate title keeps the "/s" and cuts the name instead. */
-static void rate_col(struct tui_col *c, const char *name, int i)
+static void add_rate_col(struct col_set *s, const char *name, int i)
 {
 	int len = (int)strlen(name);
 	int width = clamp_int(len + 2, EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
 	char title[TUI_TITLE_LEN];
 
 	snprintf(title, sizeof(title), "%.*s/s", width - 2, name);
-	set_col(c, TUI_COL_RATE, i, width, false, title);
+	add_col(s, DROP_RATE, TUI_COL_RATE, i, width, false, title);
 }
 
-static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum drop_rank *rank)
+/* What names a row: CGROUP and TASKS, or PID, TID, USER and COMM. */
+static void add_name_cols(struct col_set *s, const struct tui_layout *l)
 {
-	int n = 0, nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
-
 	if (l->cgroups) {
-		rank[n] = DROP_NEVER;
-		set_col(&cols[n++], TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
+		add_col(s, DROP_NEVER, TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
 			TUI_CGROUP_MAX, true, "CGROUP");
-		rank[n] = DROP_TASKS;
-		set_col(&cols[n++], TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
-	} else {
-		rank[n] = DROP_NEVER;
-		set_col(&cols[n++], TUI_COL_PID, 0, PID_WIDTH, false, "PID");
-		if (l->threads) {
-			rank[n] = DROP_RIGHT;
-			set_col(&cols[n++], TUI_COL_TID, 0, PID_WIDTH, false, "TID");
-		}
-		if (l->user) {
-			rank[n] = DROP_USER;
-			set_col(&cols[n++], TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
-		}
-		rank[n] = DROP_NEVER;
-		set_col(&cols[n++], TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
+		add_col(s, DROP_TASKS, TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
+		return;
 	}
-	rank[n] = DROP_RIGHT;
-	set_col(&cols[n++], TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
-	if (l->topdown) {
-		int nodes = l->level == 2 ? TUI_TD_NR : TUI_TD_HEAVY_OPS;
+	add_col(s, DROP_NEVER, TUI_COL_PID, 0, PID_WIDTH, false, "PID");
+	if (l->threads)
+		add_col(s, DROP_RIGHT, TUI_COL_TID, 0, PID_WIDTH, false, "TID");
+	if (l->user)
+		add_col(s, DROP_USER, TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
+	add_col(s, DROP_NEVER, TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
+}
 
-		for (int i = 0; i < nodes; i++) {
-			rank[n] = l->level == 2 && i < TUI_TD_HEAVY_OPS ? DROP_LEVEL1 : DROP_RIGHT;
-			set_col(&cols[n++], TUI_COL_TD, i, td_nodes[i].width, false,
-				td_nodes[i].title);
-		}
-		rank[n] = DROP_IPC;
-		set_col(&cols[n++], TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
-		rank[n] = DROP_BAR;
-		set_col(&cols[n++], TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
-		return n;
-	}
+/* The nodes of the level, IPC and the bar. */
+static void add_topdown_cols(struct col_set *s, const struct tui_layout *l)
+{
+	int nodes = l->level == 2 ? TUI_TD_NR : TUI_TD_HEAVY_OPS;
+
+	for (int i = 0; i < nodes; i++)
+		add_col(s, l->level == 2 && i < TUI_TD_HEAVY_OPS ? DROP_LEVEL1 : DROP_RIGHT,
+			TUI_COL_TD, i, td_nodes[i].width, false, td_nodes[i].title);
+	add_col(s, DROP_IPC, TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
+	add_col(s, DROP_BAR, TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
+}
+
+/* Each event's count, then each one's rate. */
+static void add_event_cols(struct col_set *s, const struct tui_layout *l)
+{
+	int nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
+
 	for (int i = 0; i < nr_events; i++) {
 		const char *name = event_name(l, i);
 		int width = clamp_int((int)strlen(name), EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
 
-		rank[n] = DROP_RIGHT;
-		set_col(&cols[n++], TUI_COL_EVENT, i, width, false, name);
+		add_col(s, DROP_RIGHT, TUI_COL_EVENT, i, width, false, name);
 	}
-	for (int i = 0; i < nr_events; i++) {
-		rank[n] = DROP_RATE;
-		rate_col(&cols[n++], event_name(l, i), i);
-	}
-	return n;
+	for (int i = 0; i < nr_events; i++)
+		add_rate_col(s, event_name(l, i), i);
+}
+
+static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum drop_rank *rank)
+{
+	struct col_set s = { .cols = cols, .rank = rank };
+
+	add_name_cols(&s, l);
+	add_col(&s, DROP_RIGHT, TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
+	if (l->topdown)
+		add_topdown_cols(&s, l);
+	else
+		add_event_cols(&s, l);
+	return s.n;
 }
 
 int tui_columns_width(const struct tui_col *cols, int n)

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "util/clock.h"
+#include "util/errmsg.h"
 #include "tui/tui.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
@@ -114,10 +115,8 @@ static void restore_signals(const struct sigaction *old)
 
 static int build(struct tui *t, const struct view *v, int level, struct interval *iv)
 {
-	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv)) {
-		snprintf(t->err, t->errlen, "failed to build the rows: out of memory");
-		return -1;
-	}
+	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv))
+		return errmsg(t->err, t->errlen, -1, "failed to build the rows: out of memory");
 	return 0;
 }
 
@@ -353,10 +352,31 @@ static int loop(struct tui *t)
 	return 0;
 }
 
-int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+/* The screen up for the loop; the terminal, stderr and signals restored on every way out. */
+static int run_screen(struct tui *t)
 {
 	struct sigaction old[NR_STOP_SIGNALS];
 	struct err_capture cap;
+	SCREEN *scr;
+	int ret;
+
+	if (install_signals(old))
+		return errmsg(t->err, t->errlen, -1, "failed to install signal handlers: %s",
+			      strerror(errno));
+	capture_stderr(&cap);
+	scr = screen_open(t);
+	ret = scr ? loop(t) : -1;
+	if (scr) {
+		endwin();
+		delscreen(scr);
+	}
+	release_stderr(&cap);
+	restore_signals(old);
+	return ret;
+}
+
+int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+{
 	struct tui t = {
 		.src = src,
 		.o = o,
@@ -366,36 +386,18 @@ int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, s
 		.err = err,
 		.errlen = errlen,
 	};
-	SCREEN *scr;
 	int ret;
 
 	err[0] = '\0';
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		snprintf(err, errlen,
-			 "the interactive view needs a terminal (use -b for text output)");
-		return 1;
-	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return errmsg(err, errlen, 1,
+			      "the interactive view needs a terminal (use -b for text output)");
 	if (tui_state__init(&t.st, o, src->live, err, errlen))
 		return 1;
 	t.users = tui_users__new();
-	if (!t.users) {
-		snprintf(err, errlen, "out of memory");
-		return 1;
-	}
-	if (install_signals(old)) {
-		snprintf(err, errlen, "failed to install signal handlers: %s", strerror(errno));
-		tui_users__free(t.users);
-		return 1;
-	}
-	capture_stderr(&cap);
-	scr = screen_open(&t);
-	ret = scr ? loop(&t) : -1;
-	if (scr) {
-		endwin();
-		delscreen(scr);
-	}
-	release_stderr(&cap);
-	restore_signals(old);
+	if (!t.users)
+		return errmsg(err, errlen, 1, "out of memory");
+	ret = run_screen(&t);
 	if (t.have_iv)
 		interval__free_rows(&t.iv);
 	free_detail(&t);
