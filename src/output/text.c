@@ -50,23 +50,32 @@ static double td_pct(const struct td_result *td, int i)
 	return td->valid ? td_field_value(td, i) * 100.0 : NAN;
 }
 
+/* What makes the counts less than exact. */
+static void put_warnings(FILE *f, const struct interval *iv)
+{
+	double share = interval__min_running_share(iv);
+
+	if (iv->dropped)
+		fprintf(f, "warning: dropped %llu slices: task map full (raise --max-tasks)\n",
+			(unsigned long long)iv->dropped);
+	if (iv->read_errors)
+		fprintf(f, "warning: %llu counter reads failed\n",
+			(unsigned long long)iv->read_errors);
+	if (share < 1.0)
+		fprintf(f, "warning: counted %.1f%% of the time (multiplexed), counts scaled\n",
+			share * 100.0);
+}
+
 static void put_header(FILE *f, const struct interval *iv)
 {
 	int nr = interval__nr_events(iv);
 	char name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
-	double busy = NAN, share;
+	double busy = interval__busy_pct(iv);
 
 	fputs("tdtop - ", f);
 	put_clock(f, iv->ts);
 	fprintf(f, " interval %.2fs, %d CPUs, %zu rows, switches %llu\n", iv->interval_s,
 		iv->ncpus, iv->rows ? iv->nr_rows : 0, (unsigned long long)iv->switches);
-
-	if (iv->ncpus > 0) {
-		__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ?
-				iv->total_cpu_ns - iv->idle_cpu_ns : 0;
-
-		busy = interval__cpu_pct(iv, busy_ns) / iv->ncpus;
-	}
 	fprintf(f, "Totals: busy %s%s", fmt_fixed(pct, sizeof(pct), busy, 1),
 		isfinite(busy) ? "%" : "");
 	for (int i = 0; i < nr; i++)
@@ -83,17 +92,7 @@ static void put_header(FILE *f, const struct interval *iv)
 	}
 	if (iv->notice)
 		fprintf(f, "note: %s\n", iv->notice);
-
-	if (iv->dropped)
-		fprintf(f, "warning: dropped %llu slices: task map full (raise --max-tasks)\n",
-			(unsigned long long)iv->dropped);
-	if (iv->read_errors)
-		fprintf(f, "warning: %llu counter reads failed\n",
-			(unsigned long long)iv->read_errors);
-	share = interval__min_running_share(iv);
-	if (share < 1.0)
-		fprintf(f, "warning: counted %.1f%% of the time (multiplexed), counts scaled\n",
-			share * 100.0);
+	put_warnings(f, iv);
 }
 
 static bool has_threads(const struct interval *iv)

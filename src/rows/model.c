@@ -73,6 +73,15 @@ double interval__cpu_pct(const struct interval *iv, __u64 cpu_ns)
 	return (double)cpu_ns / (iv->interval_s * 1e9) * 100.0;
 }
 
+double interval__busy_pct(const struct interval *iv)
+{
+	__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ? iv->total_cpu_ns - iv->idle_cpu_ns : 0;
+
+	if (iv->ncpus <= 0)
+		return NAN;
+	return interval__cpu_pct(iv, busy_ns) / iv->ncpus;
+}
+
 double interval__min_running_share(const struct interval *iv)
 {
 	int nr = interval__nr_events(iv);

@@ -98,6 +98,9 @@ const char *interval__event_name(const struct interval *iv, int i, char *buf, si
 /* *cpu_ns* as a percentage of one CPU over the interval; NaN if it has no length. */
 double interval__cpu_pct(const struct interval *iv, __u64 cpu_ns);
 
+/* Busy (not idle) time as a percentage of all CPUs; NaN if unknown. */
+double interval__busy_pct(const struct interval *iv);
+
 /* Share of the time the least counted event ran (1.0: none multiplexed). */
 double interval__min_running_share(const struct interval *iv);
 

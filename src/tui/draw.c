@@ -432,17 +432,15 @@ int tui_bar_td(char c)
 	return -1;
 }
 
-void tui_bar(char *buf, int width, const struct td_result *td)
+/*
+ * The cells of each level-1 node in a bar of *width*: floor of each share,
+ * then the cells the sum is short of to the largest remainders.
+ */
+static void bar_cells(const struct td_result *td, int width, int cells[4])
 {
 	double f[4], rem[4], total = 0;
-	int cells[4], used = 0, want, pos = 0;
+	int used = 0, want;
 
-	if (width < 0)
-		width = 0;
-	memset(buf, ' ', width);
-	buf[width] = '\0';
-	if (!td->valid || !width)
-		return;
 	for (int i = 0; i < 4; i++) {
 		double v = tui_td_value(td, i);
 
@@ -473,6 +471,19 @@ void tui_bar(char *buf, int width, const struct td_result *td)
 		rem[best] = -1;
 		used++;
 	}
+}
+
+void tui_bar(char *buf, int width, const struct td_result *td)
+{
+	int cells[4], pos = 0;
+
+	if (width < 0)
+		width = 0;
+	memset(buf, ' ', width);
+	buf[width] = '\0';
+	if (!td->valid || !width)
+		return;
+	bar_cells(td, width, cells);
 	for (int i = 0; i < 4; i++)
 		for (int k = 0; k < cells[i] && pos < width; k++)
 			buf[pos++] = bar_letters[i];

@@ -227,11 +227,11 @@ static int draw_summary(struct tui *t, int y)
 {
 	const struct interval *iv = &t->iv;
 	char num[FMT_COMPACT_LEN], busy[16] = "-";
-	__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ? iv->total_cpu_ns - iv->idle_cpu_ns : 0;
+	double busy_pct = interval__busy_pct(iv);
 	int x;
 
-	if (iv->ncpus > 0 && isfinite(interval__cpu_pct(iv, busy_ns)))
-		snprintf(busy, sizeof(busy), "%.1f%%", interval__cpu_pct(iv, busy_ns) / iv->ncpus);
+	if (isfinite(busy_pct))
+		snprintf(busy, sizeof(busy), "%.1f%%", busy_pct);
 	x = putf(y, 0, A_NORMAL, "interval %.2fs  %d CPUs  busy %s  tasks %zu  rows %zu",
 		 iv->interval_s, iv->ncpus, busy, t->smp[t->shown].nr, iv->nr_rows);
 	x = putf(y, x, A_NORMAL, "  switches %s",

@@ -108,6 +108,28 @@ TEST(delta_format_counts)
 	CHECK_STR(scaled(0, 5, 0), "");			/* never ran: NaN */
 }
 
+TEST(interval_busy_pct_and_row_type)
+{
+	struct interval iv = { .interval_s = 2, .ncpus = 4, .total_cpu_ns = 8000000000ull,
+			       .idle_cpu_ns = 6000000000ull };
+	struct row r = { .kind = ROW_THREAD };
+
+	CHECK(interval__busy_pct(&iv) == 25.0);
+	/* more idle than total is no load, not a negative one */
+	iv.idle_cpu_ns = 9000000000ull;
+	CHECK(interval__busy_pct(&iv) == 0.0);
+	iv.ncpus = 0;
+	CHECK(isnan(interval__busy_pct(&iv)));
+	iv.ncpus = 4;
+	iv.interval_s = 0;
+	CHECK(isnan(interval__busy_pct(&iv)));
+	CHECK_STR(row__type(&r), "thread");
+	r.kind = ROW_CGROUP;
+	CHECK_STR(row__type(&r), "cgroup");
+	r.kind = ROW_PROCESS;
+	CHECK_STR(row__type(&r), "process");
+}
+
 TEST(utf8_seq_len_cases)
 {
 #define LEN(lit) utf8_seq_len((const unsigned char *)(lit), sizeof(lit) - 1)
