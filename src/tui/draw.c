@@ -63,7 +63,7 @@ static const struct {
 				offsetof(struct td_result, core_bound), 5 },
 };
 
-/* --sort names of the nodes, as aggregate.c's td_sort_fields[] spells them */
+/* --sort names of the nodes, as metrics.c's td_fields[] spells them */
 static const char *const td_sort_names[TUI_TD_NR] = {
 	"retiring", "bad-spec", "frontend", "backend", "heavy-ops", "light-ops",
 	"branch-mispredicts", "machine-clears", "fetch-latency", "fetch-bandwidth",
