@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parsing: values, defaults and every usage error. */
+#include <errno.h>
 #include <stdlib.h>
 #include "options.h"
 #include "test.h"
@@ -69,36 +70,36 @@ TEST(options_usage_errors)
 {
 	struct options o;
 
-	CHECK_INT(PARSE(&o, "-d", "-1"), -1);
+	CHECK_INT(PARSE(&o, "-d", "-1"), -EINVAL);
 	CHECK(strstr(err, "invalid delay") != NULL);
-	CHECK_INT(PARSE(&o, "-d", "abc"), -1);
-	CHECK_INT(PARSE(&o, "-d", "nan"), -1);
-	CHECK_INT(PARSE(&o, "-d", "inf"), -1);
-	CHECK_INT(PARSE(&o, "-d", "1e400"), -1);
-	CHECK_INT(PARSE(&o, "-d", "0"), -1);
-	CHECK_INT(PARSE(&o, "-n", "0"), -1);
-	CHECK_INT(PARSE(&o, "-n", "-3"), -1);
-	CHECK_INT(PARSE(&o, "-n", "5x"), -1);
-	CHECK_INT(PARSE(&o, "-n", "99999999999999999999"), -1);
-	CHECK_INT(PARSE(&o, "-p", "0"), -1);
-	CHECK_INT(PARSE(&o, "-p", "-5"), -1);
-	CHECK_INT(PARSE(&o, "-p", "1,,2"), -1);
-	CHECK_INT(PARSE(&o, "-p", "1,"), -1);
-	CHECK_INT(PARSE(&o, "-p", "99999999"), -1);
-	CHECK_INT(PARSE(&o, "-o", "xml"), -1);
+	CHECK_INT(PARSE(&o, "-d", "abc"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "nan"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "inf"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "1e400"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "-3"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "5x"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "99999999999999999999"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "-5"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "1,,2"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "1,"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "99999999"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-o", "xml"), -EINVAL);
 	CHECK(strstr(err, "xml") != NULL);
-	CHECK_INT(PARSE(&o, "--top", "0"), -1);
-	CHECK_INT(PARSE(&o, "--max-tasks", "3"), -1);
-	CHECK_INT(PARSE(&o, "--by", "container"), -1);
-	CHECK_INT(PARSE(&o, "-c", ""), -1);
-	CHECK_INT(PARSE(&o, "--cgroup-depth", "0"), -1);
-	CHECK_INT(PARSE(&o, "--cgroup-depth", "65"), -1);
-	CHECK_INT(PARSE(&o, "--bogus"), -1);
+	CHECK_INT(PARSE(&o, "--top", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--max-tasks", "3"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--by", "container"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-c", ""), -EINVAL);
+	CHECK_INT(PARSE(&o, "--cgroup-depth", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--cgroup-depth", "65"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--bogus"), -EINVAL);
 	CHECK(strstr(err, "unknown option") != NULL);
-	CHECK_INT(PARSE(&o, "-x"), -1);
-	CHECK_INT(PARSE(&o, "-e"), -1);
+	CHECK_INT(PARSE(&o, "-x"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-e"), -EINVAL);
 	CHECK(strstr(err, "needs a value") != NULL);
-	CHECK_INT(PARSE(&o, "stray"), -1);
+	CHECK_INT(PARSE(&o, "stray"), -EINVAL);
 	CHECK(strstr(err, "unexpected argument") != NULL);
 }
 
