@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
 #include "util/errmsg.h"
 
@@ -557,4 +558,10 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			return ret;
 	}
 	return check_command(argc, argv, o, err, errlen);
+}
+
+bool options_interactive(const struct options *o)
+{
+	return !o->batch && o->format == OUTPUT_TEXT && isatty(STDOUT_FILENO) &&
+	       isatty(STDIN_FILENO);
 }

@@ -68,6 +68,9 @@ struct options {
  */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
 
+/* The screen when a person is looking; batch output for pipes and files. */
+bool options_interactive(const struct options *o);
+
 /* The help of *cmd*. */
 void options_usage(FILE *f, enum command cmd);
 
