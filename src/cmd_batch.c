@@ -7,7 +7,7 @@
 #include "util/errmsg.h"
 
 /* 1 when the reader went away: the run is over, quietly. */
-static int batch_print(void *out, const struct interval *iv, char *err, size_t errlen)
+static int batch_emit(void *out, const struct interval *iv, char *err, size_t errlen)
 {
 	return output__interval(out, iv) ? 1 : 0;
 }
@@ -29,7 +29,7 @@ int cmd_batch(const struct options *o, const char *sysfs, char *err, size_t errl
 		ret = errmsg(err, errlen, EXIT_RUNTIME, "out of memory");
 		goto out;
 	}
-	ret = session__run_rows(&s, o, batch_print, out, err, errlen);
+	ret = session__run_rows(&s, o, batch_emit, out, err, errlen);
 out:
 	session__close(&s);
 	output__free(out);

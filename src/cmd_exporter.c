@@ -7,7 +7,7 @@
 #include "startup.h"
 #include "util/errmsg.h"
 
-static int exporter_publish(void *ex, const struct interval *iv, char *err, size_t errlen)
+static int exporter_emit(void *ex, const struct interval *iv, char *err, size_t errlen)
 {
 	int ret = exporter__publish(ex, iv);
 
@@ -29,7 +29,7 @@ static int exporter_serve(struct session *s, const struct options *o, struct exp
 	if (!ex)
 		return EXIT_RUNTIME;
 	fprintf(stderr, "tdtop: serving metrics on http://%s/metrics\n", eo->listen.text);
-	ret = session__run_rows(s, o, exporter_publish, ex, err, errlen);
+	ret = session__run_rows(s, o, exporter_emit, ex, err, errlen);
 	exporter__stop(ex);
 	return ret;
 }
