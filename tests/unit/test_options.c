@@ -103,6 +103,48 @@ TEST(options_usage_errors)
 	CHECK(strstr(err, "unexpected argument") != NULL);
 }
 
+/* Each refusal names the value and what would be accepted, word for word. */
+TEST(options_usage_messages)
+{
+	static const struct {
+		const char *args[4];
+		const char *msg;
+	} cases[] = {
+		{ { "-d", "0" }, "invalid delay '0' (want seconds from 0.01 to 86400)" },
+		{ { "record", "-o", "f", "--duration=x" },
+		  "invalid duration 'x' (want seconds from 0.01 to 86400)" },
+		{ { "-n", "0" }, "invalid iteration count '0' (want >= 1)" },
+		{ { "--top", "x" }, "invalid --top 'x' (want >= 1)" },
+		{ { "--max-tasks", "3" }, "invalid --max-tasks '3' (want 16..4194304)" },
+		{ { "--cgroup-depth", "65" }, "invalid --cgroup-depth '65' (want 1..64)" },
+		{ { "-l", "3" }, "invalid level '3' (want 1 or 2)" },
+		{ { "-p", "1,0" }, "invalid PID '0' (want 1..4194304)" },
+		{ { "-p", "1,,2" }, "invalid PID list '1,,2'" },
+		{ { "--by", "pod" }, "invalid --by 'pod' (want process, thread or cgroup)" },
+		{ { "-o", "xml" }, "invalid output format 'xml' (want text, json or csv)" },
+		{ { "-c", "" }, "empty cgroup path" },
+		{ { "report", "--listen", "x" }, "option '--listen' does not apply to report" },
+		{ { "exporter", "-n", "1" }, "option '-n' does not apply to exporter" },
+		{ { "-d" }, "option '-d' needs a value" },
+		{ { "-xb" }, "unknown option '-x' (see tdtop --help)" },
+		{ { "--bogus" }, "unknown option '--bogus' (see tdtop --help)" },
+		{ { "record" }, "record needs -o FILE (see tdtop record --help)" },
+		{ { "report", "--diff", "a" }, "report --diff needs two recordings" },
+		{ { "report" }, "report needs one recording (see tdtop report --help)" },
+		{ { "-b", "stray" }, "unexpected argument 'stray' (see tdtop --help)" },
+	};
+	struct options o;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[6] = { "tdtop" };
+
+		memcpy(argv + 1, cases[i].args, sizeof(cases[i].args));
+		err[0] = '\0';
+		CHECK_INT(parse(&o, argv), -EINVAL);
+		CHECK_STR(err, cases[i].msg);
+	}
+}
+
 TEST(options_usage_text_mentions_exit_codes)
 {
 	char *buf = NULL;
