@@ -3,13 +3,12 @@
  * CPU, variants of them in scratch trees, --list, and counts through
  * metrics_compute() with the discovered roles. */
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "pmu/discover.h"
 #include "rows/metrics.h"
+#include "fixture.h"
 #include "test.h"
 
 #define FX(name) "../fixtures/sysfs/" name
@@ -140,44 +139,17 @@ static const char *listing(void)
 /* Scratch trees                                                       */
 /* ------------------------------------------------------------------ */
 
-static char root_buf[64];
-
-static char *tree_new(void)
+/* <root>/<rel> with *data*, or when that is NULL linked to the fixture's own. */
+static void put_or_link(const char *root, const char *fixture, const char *rel, const char *data)
 {
-	snprintf(root_buf, sizeof(root_buf), "/tmp/tdtop-disc-XXXXXX");
-	return mkdtemp(root_buf);
-}
+	char target[PATH_MAX];
 
-static void put(const char *root, const char *rel, const char *data)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		test_fail(__FILE__, __LINE__, "cannot create %s", path);
+	if (data) {
+		fixture_put(root, rel, data);
 		return;
 	}
-	fputs(data, f);
-	fclose(f);
-}
-
-static void link_to(const char *root, const char *fixture, const char *rel)
-{
-	char target[PATH_MAX], real[PATH_MAX], path[PATH_MAX];
-
 	snprintf(target, sizeof(target), "%s/%s", fixture, rel);
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	if (!realpath(target, real) || symlink(real, path))
-		test_fail(__FILE__, __LINE__, "cannot link %s", path);
+	fixture_link(root, rel, target);
 }
 
 /*
@@ -186,38 +158,21 @@ static void link_to(const char *root, const char *fixture, const char *rel)
  */
 static char *overlay(const char *fixture, const char *cpuinfo, const char *nmi, int smt)
 {
-	char *root = tree_new();
+	char *root = fixture_new("disc");
 
 	if (!root)
 		return NULL;
-	link_to(root, fixture, "bus");
+	put_or_link(root, fixture, "bus", NULL);
 	if (smt >= 0)
-		put(root, "devices/system/cpu/smt/active", smt ? "1\n" : "0\n");
+		fixture_put(root, "devices/system/cpu/smt/active", smt ? "1\n" : "0\n");
 	else
-		link_to(root, fixture, "devices");
-	if (cpuinfo)
-		put(root, "cpuinfo", cpuinfo);
-	else
-		link_to(root, fixture, "cpuinfo");
-	if (nmi)
-		put(root, "nmi_watchdog", nmi);
-	else
-		link_to(root, fixture, "nmi_watchdog");
+		put_or_link(root, fixture, "devices", NULL);
+	put_or_link(root, fixture, "cpuinfo", cpuinfo);
+	put_or_link(root, fixture, "nmi_watchdog", nmi);
 	return root;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void tree_free(const char *root)
-{
-	if (root)
-		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-#define DEV "bus/event_source/devices/"
+#define DEV FIXTURE_DEVICES
 
 /* ------------------------------------------------------------------ */
 /* Intel PERF_METRICS                                                  */
@@ -384,7 +339,7 @@ TEST(discover_hybrid_unknown_atom_width)
 	CHECK_STR(d.cfg.parts[0].pmu, "cpu_core");
 	CHECK(has_note("CPUs of cpu_atom have no TopDown"));
 	CHECK(has_note("slot width"));
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /*
@@ -394,18 +349,13 @@ TEST(discover_hybrid_unknown_atom_width)
 TEST(discover_three_core_types_drop_ipc)
 {
 	char *root = overlay(FX("alderlake"), NULL, NULL, -1);
-	char path[PATH_MAX], target[PATH_MAX];
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/bus", root);
 	CHECK_INT(unlink(path), 0);
-	put(root, DEV "placeholder", "");
-	snprintf(path, sizeof(path), "%s/" DEV "placeholder", root);
-	CHECK_INT(unlink(path), 0);
-	link_to(root, FX("alderlake"), DEV "cpu_core");
-	link_to(root, FX("alderlake"), DEV "cpu_atom");
-	snprintf(path, sizeof(path), "%s/" DEV "cpu_lowpower", root);
-	if (!realpath(FX("alderlake") "/" DEV "cpu_atom", target) || symlink(target, path))
-		test_fail(__FILE__, __LINE__, "cannot link %s", path);
+	fixture_link(root, DEV "cpu_core", FX("alderlake") "/" DEV "cpu_core");
+	fixture_link(root, DEV "cpu_atom", FX("alderlake") "/" DEV "cpu_atom");
+	fixture_link(root, DEV "cpu_lowpower", FX("alderlake") "/" DEV "cpu_atom");
 	discover(root, 1);
 	INVARIANTS();
 	CHECK_INT(d.cfg.nr_parts, 3);
@@ -415,23 +365,23 @@ TEST(discover_three_core_types_drop_ipc)
 	CHECK_INT(find_role(TD_INSTRUCTIONS), -1);
 	CHECK_INT(d.cfg.role[d.cfg.parts[1].ev_lo], TD_CYCLES);
 	CHECK(has_note("IPC not counted"));
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* Skymont's events name the width whatever the model. */
 TEST(discover_atom_skymont_encoding)
 {
-	char *root = tree_new();
+	char *root = fixture_new("disc");
 
-	put(root, DEV "cpu_atom/type", "10\n");
-	put(root, DEV "cpu_atom/cpus", "4-7\n");
-	put(root, DEV "cpu_atom/format/event", "config:0-7\n");
-	put(root, DEV "cpu_atom/format/umask", "config:8-15\n");
-	put(root, DEV "cpu_atom/events/cpu-cycles", "event=0x3c\n");
-	put(root, DEV "cpu_atom/events/instructions", "event=0xc0\n");
-	put(root, DEV "cpu_atom/events/topdown-retiring", "event=0xc2,umask=0x02");
-	put(root, DEV "cpu_atom/events/topdown-fe-bound", "event=0x9c,umask=0x01");
-	put(root, DEV "cpu_atom/events/topdown-be-bound", "event=0xa4,umask=0x02");
+	fixture_put(root, DEV "cpu_atom/type", "10\n");
+	fixture_put(root, DEV "cpu_atom/cpus", "4-7\n");
+	fixture_put(root, DEV "cpu_atom/format/event", "config:0-7\n");
+	fixture_put(root, DEV "cpu_atom/format/umask", "config:8-15\n");
+	fixture_put(root, DEV "cpu_atom/events/cpu-cycles", "event=0x3c\n");
+	fixture_put(root, DEV "cpu_atom/events/instructions", "event=0xc0\n");
+	fixture_put(root, DEV "cpu_atom/events/topdown-retiring", "event=0xc2,umask=0x02");
+	fixture_put(root, DEV "cpu_atom/events/topdown-fe-bound", "event=0x9c,umask=0x01");
+	fixture_put(root, DEV "cpu_atom/events/topdown-be-bound", "event=0xa4,umask=0x02");
 	discover(root, 1);
 	INVARIANTS();
 	CHECK_INT(d.cfg.nr_parts, 1);
@@ -439,7 +389,7 @@ TEST(discover_atom_skymont_encoding)
 	CHECK_INT(d.cfg.parts[0].slot_width, 8);
 	EV(2, 10, 0x019c, 0, TD_FE_BOUND);
 	CHECK_STR(d.cpu_model, "unknown CPU");
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* ------------------------------------------------------------------ */
@@ -512,25 +462,25 @@ TEST(discover_skylake_ht_variant_only)
 	CHECK(!d.smt_on);
 	CHECK_HAS(d.per_core_reason, "possible at boot");
 	CHECK(has_note("NMI watchdog holds fixed counter 1"));
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* Silvermont-like: no recovery bubbles, so slots-issued is not read either. */
 TEST(discover_generic_without_recovery)
 {
-	char *root = tree_new();
+	char *root = fixture_new("disc");
 
-	put(root, DEV "cpu/type", "4\n");
-	put(root, DEV "cpu/format/event", "config:0-7\n");
-	put(root, DEV "cpu/format/umask", "config:8-15\n");
-	put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
-	put(root, DEV "cpu/events/instructions", "event=0xc0\n");
-	put(root, DEV "cpu/events/topdown-total-slots", "event=0x3c\n");
-	put(root, DEV "cpu/events/topdown-total-slots.scale", "2\n");
-	put(root, DEV "cpu/events/topdown-fetch-bubbles", "event=0xca,umask=0x50\n");
-	put(root, DEV "cpu/events/topdown-fetch-bubbles.scale", "2\n");
-	put(root, DEV "cpu/events/topdown-slots-issued", "event=0xc2,umask=0x10\n");
-	put(root, DEV "cpu/events/topdown-slots-retired", "event=0xc2,umask=0x10\n");
+	fixture_put(root, DEV "cpu/type", "4\n");
+	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
+	fixture_put(root, DEV "cpu/format/umask", "config:8-15\n");
+	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
+	fixture_put(root, DEV "cpu/events/instructions", "event=0xc0\n");
+	fixture_put(root, DEV "cpu/events/topdown-total-slots", "event=0x3c\n");
+	fixture_put(root, DEV "cpu/events/topdown-total-slots.scale", "2\n");
+	fixture_put(root, DEV "cpu/events/topdown-fetch-bubbles", "event=0xca,umask=0x50\n");
+	fixture_put(root, DEV "cpu/events/topdown-fetch-bubbles.scale", "2\n");
+	fixture_put(root, DEV "cpu/events/topdown-slots-issued", "event=0xc2,umask=0x10\n");
+	fixture_put(root, DEV "cpu/events/topdown-slots-retired", "event=0xc2,umask=0x10\n");
 	discover(root, 1);
 	INVARIANTS();
 	CHECK_INT(d.cfg.parts[0].method, TD_INTEL_GENERIC);
@@ -539,7 +489,7 @@ TEST(discover_generic_without_recovery)
 	EV(1, 4, 0x10c2, 0, TD_SLOTS_RETIRED);
 	EV(2, 4, 0x50ca, 0, TD_FETCH_BUBBLES);
 	CHECK(d.events.ev[2].scale == 2.0);
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* ------------------------------------------------------------------ */
@@ -587,7 +537,7 @@ TEST(discover_zen4_watchdog_and_smt)
 	CHECK_INT(d.events.nr, 5);
 	CHECK_INT(find_role(TD_AMD_SMT_CONTENTION), -1);
 	CHECK(has_note("smt_contention dropped"));
-	tree_free(root);
+	fixture_remove(root);
 
 	/* SMT off, no watchdog: smt_contention is useless, instructions fit */
 	root = overlay(FX("zen4"), NULL, "0\n", 0);
@@ -596,7 +546,7 @@ TEST(discover_zen4_watchdog_and_smt)
 	CHECK_INT(d.events.nr, 6);
 	EV(5, 4, 0xc0, 5, TD_INSTRUCTIONS);
 	CHECK_INT(find_role(TD_AMD_SMT_CONTENTION), -1);
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(discover_zen5)
@@ -627,19 +577,19 @@ TEST(discover_amd_other_families)
 	CHECK_INT(d.events.nr, 0);
 	CHECK_HAS(d.reason, "family 0x19 model 0x21");
 	CHECK_HAS(d.reason, "only for Zen 4 and Zen 5");
-	tree_free(root);
+	fixture_remove(root);
 
 	root = overlay(FX("zen4"), genoa_x, NULL, -1);
 	discover(root, 1);
 	CHECK_INT(d.cfg.parts[0].slot_width, 6);
-	tree_free(root);
+	fixture_remove(root);
 
 	/* without cpuinfo the format says AMD, but not which Zen */
 	root = overlay(FX("zen4"), "", NULL, -1);
 	discover(root, 1);
 	CHECK_INT(d.cfg.nr_parts, 0);
 	CHECK_HAS(d.reason, "cannot tell Zen 4/5 apart");
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* ------------------------------------------------------------------ */
@@ -685,12 +635,12 @@ TEST(discover_neoverse_n2_r0p3_and_watchdog)
 	/* the watchdog's cycle counter pushes cpu_cycles onto a general counter */
 	CHECK_INT(find_role(TD_INSTRUCTIONS), -1);
 	CHECK_INT(d.events.nr, 6);
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(discover_arm_without_slots)
 {
-	char *root = tree_new();
+	char *root = fixture_new("disc");
 	static const char *const evs[][2] = {
 		{ "cpu_cycles", "event=0x0011\n" }, { "stall_slot", "event=0x003f\n" },
 		{ "stall_slot_frontend", "event=0x003e\n" },
@@ -699,12 +649,12 @@ TEST(discover_arm_without_slots)
 	};
 	char rel[128];
 
-	put(root, DEV "armv8_cortex_a76/type", "9\n");
-	put(root, DEV "armv8_cortex_a76/cpus", "4-7\n");
-	put(root, DEV "armv8_cortex_a76/format/event", "config:0-15\n");
+	fixture_put(root, DEV "armv8_cortex_a76/type", "9\n");
+	fixture_put(root, DEV "armv8_cortex_a76/cpus", "4-7\n");
+	fixture_put(root, DEV "armv8_cortex_a76/format/event", "config:0-15\n");
 	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
 		snprintf(rel, sizeof(rel), DEV "armv8_cortex_a76/events/%s", evs[i][0]);
-		put(root, rel, evs[i][1]);
+		fixture_put(root, rel, evs[i][1]);
 	}
 	discover(root, 1);
 	CHECK_INT(d.cfg.nr_parts, 0);
@@ -715,7 +665,7 @@ TEST(discover_arm_without_slots)
 	CHECK_INT(unlink(rel), 0);
 	discover(root, 1);
 	CHECK_HAS(d.reason, "has no stall_slot (Armv8.4");
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* ------------------------------------------------------------------ */
@@ -764,12 +714,12 @@ TEST(discover_vm_topdown_refused)
 
 TEST(discover_pmu_without_topdown)
 {
-	char *root = tree_new();
+	char *root = fixture_new("disc");
 
-	put(root, DEV "cpu/type", "4\n");
-	put(root, DEV "cpu/format/event", "config:0-7\n");
-	put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
-	put(root, "cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n\n");
+	fixture_put(root, DEV "cpu/type", "4\n");
+	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
+	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
+	fixture_put(root, "cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n\n");
 	discover(root, 1);
 	CHECK_INT(d.cfg.nr_parts, 0);
 	CHECK_INT(d.nr_pmus, 1);
@@ -777,21 +727,21 @@ TEST(discover_pmu_without_topdown)
 			    "events/)");
 
 	/* slots without all of its metrics is no method either */
-	put(root, DEV "cpu/events/slots", "event=0x00,umask=0x4\n");
-	put(root, DEV "cpu/events/topdown-retiring", "event=0x00,umask=0x80\n");
+	fixture_put(root, DEV "cpu/events/slots", "event=0x00,umask=0x4\n");
+	fixture_put(root, DEV "cpu/events/topdown-retiring", "event=0x00,umask=0x80\n");
 	discover(root, 1);
 	CHECK_INT(d.cfg.nr_parts, 0);
 	CHECK_HAS(d.reason, "lists slots but not topdown-bad-spec, topdown-fe-bound");
 
 	/* a broken alias is a reason, not a crash */
-	put(root, DEV "cpu/events/topdown-bad-spec", "event=0x00,umask=0x81\n");
-	put(root, DEV "cpu/events/topdown-fe-bound", "event=0x00,umask=0x82\n");
-	put(root, DEV "cpu/events/topdown-be-bound", "umask=\n");
+	fixture_put(root, DEV "cpu/events/topdown-bad-spec", "event=0x00,umask=0x81\n");
+	fixture_put(root, DEV "cpu/events/topdown-fe-bound", "event=0x00,umask=0x82\n");
+	fixture_put(root, DEV "cpu/events/topdown-be-bound", "umask=\n");
 	discover(root, 1);
 	CHECK_INT(d.cfg.nr_parts, 0);
 	CHECK_INT(d.events.nr, 0);
 	CHECK_HAS(d.reason, "perf_metrics not usable");
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(discover_bad_arguments)
@@ -818,17 +768,17 @@ TEST(discover_cpuinfo_robust)
 	big[sizeof(big) - 1] = '\0';
 	snprintf(path, sizeof(path), "%s/cpuinfo", root);
 	CHECK_INT(unlink(path), 0);
-	put(root, "cpuinfo", big);
+	fixture_put(root, "cpuinfo", big);
 	discover(root, 1);
 	CHECK_STR(d.cpu_model, "unknown CPU");
 	CHECK_INT(d.cfg.parts[0].method, TD_PERF_METRICS);
 	CHECK_INT(unlink(path), 0);
-	put(root, "cpuinfo", "cpu family : sixty\nmodel : 0x6a\nflags : fpu hypervisorx\n\n");
+	fixture_put(root, "cpuinfo", "cpu family : sixty\nmodel : 0x6a\nflags : fpu hypervisorx\n\n");
 	discover(root, 1);
 	CHECK_INT(d.cpu.family, -1);
 	CHECK_INT(d.cpu.model, 0x6a);
 	CHECK(!d.cpu.hypervisor);
-	tree_free(root);
+	fixture_remove(root);
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* events.c: -e lists against the fixture trees (and the running system's
  * /sys when it has the msr PMU), attrs, and --list-events output. */
-#include <ftw.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "pmu/events.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define VM "../fixtures/sysfs/vm-nopmu"
+#define DEV FIXTURE_DEVICES
 
 static char err[256];
 static struct event_list list;
@@ -28,46 +27,6 @@ static int parse(const char *root, const char *s)
 		else if (!strstr(err, msg))                                                \
 			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
 	} while (0)
-
-static char *tree_new(void)
-{
-	static char root[64];
-
-	snprintf(root, sizeof(root), "/tmp/tdtop-events-XXXXXX");
-	return mkdtemp(root);
-}
-
-static void put(const char *root, const char *rel, const char *data)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		test_fail(__FILE__, __LINE__, "cannot create %s", path);
-		return;
-	}
-	fputs(data, f);
-	fclose(f);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void tree_free(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 /* One event, expected type/config and canonical name. */
 static void check_one(const char *root, const char *s, const char *name, __u32 type,
@@ -325,27 +284,27 @@ TEST(events_pmu_errors)
 
 TEST(events_bad_sysfs_content)
 {
-	char *root = tree_new();
+	char *root = fixture_new("events");
 
 	CHECK(root != NULL);
 	if (!root)
 		return;
-	put(root, "cpu/type", "4\n");
-	put(root, "cpu/format/event", "config:0-7\n");
-	put(root, "cpu/format/umask", "config:8-15\n");
-	put(root, "cpu/format/wide", "config:0-64\n");
-	put(root, "cpu/events/param", "event=0x1,umask=?\n");
-	put(root, "cpu/events/junk", "event=zz\n");
-	put(root, "cpu/events/bogus", "event=1,bogus=1\n");
-	put(root, "cpu/events/toowide", "event=0x1ff\n");
-	put(root, "cpu/events/usewide", "wide=1\n");
-	put(root, "cpu/events/badscale", "event=2\n");
-	put(root, "cpu/events/badscale.scale", "two\n");
-	put(root, "cpu/events/energy", "event=3\n");
-	put(root, "cpu/events/energy.scale", "2.3283064365386962890625e-10\n");
-	put(root, "cpu/events/energy.unit", "Joules\n");
-	put(root, "notype/events/x", "event=1\n");
-	put(root, "badtype/type", "four\n");
+	fixture_put(root, DEV "cpu/type", "4\n");
+	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
+	fixture_put(root, DEV "cpu/format/umask", "config:8-15\n");
+	fixture_put(root, DEV "cpu/format/wide", "config:0-64\n");
+	fixture_put(root, DEV "cpu/events/param", "event=0x1,umask=?\n");
+	fixture_put(root, DEV "cpu/events/junk", "event=zz\n");
+	fixture_put(root, DEV "cpu/events/bogus", "event=1,bogus=1\n");
+	fixture_put(root, DEV "cpu/events/toowide", "event=0x1ff\n");
+	fixture_put(root, DEV "cpu/events/usewide", "wide=1\n");
+	fixture_put(root, DEV "cpu/events/badscale", "event=2\n");
+	fixture_put(root, DEV "cpu/events/badscale.scale", "two\n");
+	fixture_put(root, DEV "cpu/events/energy", "event=3\n");
+	fixture_put(root, DEV "cpu/events/energy.scale", "2.3283064365386962890625e-10\n");
+	fixture_put(root, DEV "cpu/events/energy.unit", "Joules\n");
+	fixture_put(root, DEV "notype/events/x", "event=1\n");
+	fixture_put(root, DEV "badtype/type", "four\n");
 
 	CHECK_FAILS(root, "cpu/param/", "needs a value for 'umask'");
 	CHECK_FAILS(root, "cpu/param/", "write cpu/param,umask=N/");
@@ -363,7 +322,7 @@ TEST(events_bad_sysfs_content)
 	CHECK_U64(list.ev[0].config, 3);
 	CHECK_NEAR(list.ev[0].scale, 2.3283064365386962890625e-10, 1e-24);
 	CHECK_STR(list.ev[0].unit, "Joules");
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(events_attr)

@@ -2,63 +2,16 @@
 /* pmu.c: format, term and CPU-list parsers, and the sysfs readers against
  * the fixture trees and against malformed trees built in a temp dir. */
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "pmu/pmu.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define VM "../fixtures/sysfs/vm-nopmu"
+#define DEV FIXTURE_DEVICES
 
 static char err[256];
-
-/* A scratch sysfs tree: put() writes <root>/bus/event_source/devices/<rel>. */
-static char *tree_new(void)
-{
-	static char root[64];
-
-	snprintf(root, sizeof(root), "/tmp/tdtop-pmu-XXXXXX");
-	return mkdtemp(root);
-}
-
-static void put_len(const char *root, const char *rel, const char *data, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		test_fail(__FILE__, __LINE__, "cannot create %s", path);
-		return;
-	}
-	fwrite(data, 1, len, f);
-	fclose(f);
-}
-
-static void put(const char *root, const char *rel, const char *data)
-{
-	put_len(root, rel, data, strlen(data));
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void tree_free(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static __u64 fmt_mask(const char *s, int *field)
 {
@@ -456,7 +409,7 @@ TEST(pmu_terms_apply_fixture)
 
 TEST(pmu_malformed_files)
 {
-	char *root = tree_new();
+	char *root = fixture_new("pmu");
 	char big[1024];
 	struct pmu_format f;
 	char buf[PMU_ALIAS_LEN], unit[16];
@@ -467,27 +420,27 @@ TEST(pmu_malformed_files)
 	if (!root)
 		return;
 	memset(big, 'x', sizeof(big));
-	put(root, "a/type", "abc\n");
-	put(root, "b/type", "4294967296\n");
-	put(root, "c/type", "");
-	put_len(root, "d/type", big, sizeof(big));
-	put_len(root, "e/type", "4\0", 2);
-	put(root, "f/type", "4294967295");
-	put(root, "f/format/event", "config:64\n");
-	put(root, "f/format/twolines", "config:0-7\nconfig:8-15\n");
-	put_len(root, "f/format/huge", big, sizeof(big));
-	put(root, "f/events/ctl", "event=0x1\x01");
-	put(root, "f/events/s1", "event=1");
-	put(root, "f/events/s1.scale", "abc");
-	put(root, "f/events/s2.scale", "0");
-	put(root, "f/events/s3.scale", "-1");
-	put(root, "f/events/s4.scale", "inf");
-	put(root, "f/events/s5.scale", "nan");
-	put(root, "f/events/s6.scale", "2x");
-	put(root, "f/events/s7.scale", "6.103515625e-5\n");
-	put(root, "f/events/s7.unit", "Joules\n");
-	put(root, "f/events/s8.unit", "a-unit-that-is-far-too-long");
-	put(root, "f/events/s9.unit", "");
+	fixture_put(root, DEV "a/type", "abc\n");
+	fixture_put(root, DEV "b/type", "4294967296\n");
+	fixture_put(root, DEV "c/type", "");
+	fixture_put_len(root, DEV "d/type", big, sizeof(big));
+	fixture_put_len(root, DEV "e/type", "4\0", 2);
+	fixture_put(root, DEV "f/type", "4294967295");
+	fixture_put(root, DEV "f/format/event", "config:64\n");
+	fixture_put(root, DEV "f/format/twolines", "config:0-7\nconfig:8-15\n");
+	fixture_put_len(root, DEV "f/format/huge", big, sizeof(big));
+	fixture_put(root, DEV "f/events/ctl", "event=0x1\x01");
+	fixture_put(root, DEV "f/events/s1", "event=1");
+	fixture_put(root, DEV "f/events/s1.scale", "abc");
+	fixture_put(root, DEV "f/events/s2.scale", "0");
+	fixture_put(root, DEV "f/events/s3.scale", "-1");
+	fixture_put(root, DEV "f/events/s4.scale", "inf");
+	fixture_put(root, DEV "f/events/s5.scale", "nan");
+	fixture_put(root, DEV "f/events/s6.scale", "2x");
+	fixture_put(root, DEV "f/events/s7.scale", "6.103515625e-5\n");
+	fixture_put(root, DEV "f/events/s7.unit", "Joules\n");
+	fixture_put(root, DEV "f/events/s8.unit", "a-unit-that-is-far-too-long");
+	fixture_put(root, DEV "f/events/s9.unit", "");
 
 	CHECK_INT(pmu_read_type(root, "a", &type, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "bad type"));
@@ -526,24 +479,24 @@ TEST(pmu_malformed_files)
 	CHECK_INT(pmu_read_type(root, "f/../a", &type, err, sizeof(err)), -EINVAL);
 	CHECK_INT(pmu_read_alias(root, "f", "../type", buf, sizeof(buf), err, sizeof(err)),
 		  -EINVAL);
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(pmu_read_cpus_files)
 {
-	char *root = tree_new();
+	char *root = fixture_new("pmu");
 	struct pmu_cpus c;
 	char *big;
 
 	CHECK(root != NULL);
 	if (!root)
 		return;
-	put(root, "cpu_core/cpus", "0-7\n");
-	put(root, "cpu_core/cpumask", "0\n");
-	put(root, "cpu_atom/cpus", "8-15\n");
-	put(root, "uncore_imc_0/cpumask", "0,24\n");
-	put(root, "bad/cpus", "0-3,junk\n");
-	put(root, "software/type", "1\n");
+	fixture_put(root, DEV "cpu_core/cpus", "0-7\n");
+	fixture_put(root, DEV "cpu_core/cpumask", "0\n");
+	fixture_put(root, DEV "cpu_atom/cpus", "8-15\n");
+	fixture_put(root, DEV "uncore_imc_0/cpumask", "0,24\n");
+	fixture_put(root, DEV "bad/cpus", "0-3,junk\n");
+	fixture_put(root, DEV "software/type", "1\n");
 
 	CHECK_INT(pmu_read_cpus(root, "cpu_core", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 8);
@@ -563,9 +516,9 @@ TEST(pmu_read_cpus_files)
 	big = malloc(MAX_CPUS * 8);
 	if (big) {
 		memset(big, '1', MAX_CPUS * 8);
-		put_len(root, "huge/cpus", big, MAX_CPUS * 8);
+		fixture_put_len(root, DEV "huge/cpus", big, MAX_CPUS * 8);
 		CHECK_INT(pmu_read_cpus(root, "huge", &c, err, sizeof(err)), -E2BIG);
 		free(big);
 	}
-	tree_free(root);
+	fixture_remove(root);
 }
