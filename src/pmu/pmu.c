@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -18,6 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/errmsg.h"
+#include "util/fileio.h"
+#include "util/grow.h"
+#include "util/strutil.h"
 #include "pmu/pmu.h"
 
 #define DEVICES_DIR "bus/event_source/devices"
@@ -328,53 +330,19 @@ static int pmu_path(char *buf, size_t len, const char *root, const char *pmu, co
 	return 0;
 }
 
-/*
- * Read a whole small file into *buf* and strip trailing whitespace: a
- * file that does not fit is an error rather than silently cut, and so is
- * a NUL byte, which no sysfs attribute contains.
- */
+/* read_small_file() with the failure said in *err*: a file that does not fit
+ * is an error rather than silently cut, and so is a NUL byte. */
 static int read_file(const char *path, char *buf, size_t len, char *err, size_t errlen)
 {
-	size_t n = 0;
-	int fd, ret = 0;
+	ssize_t n = read_small_file(path, buf, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		return errmsg(err, errlen, ret, "failed to open %s: %s", path, strerror(errno));
-	}
-	for (;;) {
-		char extra;
-		ssize_t r;
-
-		if (n == len - 1)
-			r = read(fd, &extra, 1);
-		else
-			r = read(fd, buf + n, len - 1 - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			errmsg(err, errlen, ret, "failed to read %s: %s", path, strerror(errno));
-			break;
-		}
-		if (!r)
-			break;
-		if (n == len - 1) {
-			ret = errmsg(err, errlen, -E2BIG, "failed to read %s: longer than %zu bytes",
-				   path, len - 1);
-			break;
-		}
-		n += r;
-	}
-	close(fd);
-	if (ret)
-		return ret;
-	if (memchr(buf, '\0', n))
+	if (n == -E2BIG)
+		return errmsg(err, errlen, -E2BIG, "failed to read %s: longer than %zu bytes", path,
+			      len - 1);
+	if (n == -EILSEQ)
 		return errmsg(err, errlen, -EINVAL, "failed to read %s: binary content", path);
-	while (n && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
+	if (n < 0)
+		return errmsg(err, errlen, (int)n, "failed to read %s: %s", path, strerror((int)-n));
 	return 0;
 }
 
@@ -551,18 +519,16 @@ void pmu_names_free(char **names)
 	free(names);
 }
 
-/* Files that describe an event rather than being one. */
+/* Files that describe an event rather than being one (no name starts with
+ * '.', so none is a bare suffix). */
 static bool is_companion(const char *name)
 {
 	static const char *const suffixes[] = { ".scale", ".unit", ".snapshot", ".per-pkg" };
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t s = strlen(suffixes[i]);
-
-		if (n > s && !strcmp(name + n - s, suffixes[i]))
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends_with(name, n, suffixes[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -577,21 +543,15 @@ static char **list_dir(const char *path, bool skip_companions)
 	if (!dir)
 		return NULL;
 	while ((de = readdir(dir))) {
-		char **tmp;
-
 		if (!pmu_name_valid(de->d_name))
 			continue;
 		if (skip_companions && is_companion(de->d_name))
 			continue;
-		if (nr + 1 >= cap) {
-			if (cap >= MAX_DIR_ENTRIES)
-				break;
-			cap = cap ? cap * 2 : 32;
-			tmp = realloc(names, cap * sizeof(*names));
-			if (!tmp)
-				goto oom;
-			names = tmp;
-		}
+		if (nr + 1 >= MAX_DIR_ENTRIES)
+			break;
+		/* room for this name and the NULL after the last */
+		if (GROW(names, cap, nr + 2, 32))
+			goto oom;
 		names[nr] = strdup(de->d_name);
 		if (!names[nr])
 			goto oom;
