@@ -95,12 +95,6 @@ void td_discovery_print(const struct td_discovery *d, FILE *f);
 const char *td_open_failure_reason(const struct td_discovery *d, int errnum, char *buf,
 				   size_t len);
 
-/* Stable names: "slots", "retiring", ..., "?" out of range. */
-const char *td_role_name(int role);
-
-/* The inverse: an enum td_role, or TD_NO_ROLE for an unknown name. */
-int td_role_from_name(const char *name);
-
 /* Fill the scale array metrics_compute() takes from the discovered events. */
 void td_discovery_scales(const struct td_discovery *d, double scale[MAX_EVENTS]);
 

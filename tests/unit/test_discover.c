@@ -941,13 +941,3 @@ TEST(discover_formulas_amd_and_arm)
 	CHECK_NEAR(r.bad_speculation, 0.2 * 0.5, 1e-9);
 	CHECK_NEAR(ipc, 1.5, 1e-9);
 }
-
-TEST(discover_role_names)
-{
-	CHECK_STR(td_role_name(TD_SLOTS), "slots");
-	CHECK_STR(td_role_name(TD_ARM_STALL_SLOT_BE), "stall-slot-be");
-	CHECK_STR(td_role_name(-1), "?");
-	CHECK_STR(td_role_name(TD_NR_ROLES), "?");
-	for (int r = 0; r < TD_NR_ROLES; r++)
-		CHECK(strcmp(td_role_name(r), "?"));
-}

@@ -203,6 +203,20 @@ TEST(topdown_method_names)
 	CHECK_INT(m, TD_ARM);
 }
 
+TEST(topdown_role_names)
+{
+	CHECK_STR(td_role_name(TD_SLOTS), "slots");
+	CHECK_STR(td_role_name(TD_ARM_STALL_SLOT_BE), "stall-slot-be");
+	CHECK_STR(td_role_name(-1), "?");
+	CHECK_STR(td_role_name(TD_NR_ROLES), "?");
+	for (int r = 0; r < TD_NR_ROLES; r++) {
+		CHECK(strcmp(td_role_name(r), "?"));
+		CHECK_INT(td_role_from_name(td_role_name(r)), r);
+	}
+	CHECK_INT(td_role_from_name("?"), TD_NO_ROLE);
+	CHECK_INT(td_role_from_name("topdown-retiring"), TD_NO_ROLE);
+}
+
 TEST(topdown_ipc)
 {
 	CHECK_NEAR(td_ipc(2500, 1000), 2.5, EPS);
