@@ -267,14 +267,6 @@ static void read_system_state(struct td_discovery *d)
 /* sysfs helpers                                                       */
 /* ------------------------------------------------------------------ */
 
-static bool has_alias(const struct td_discovery *d, const char *pmu, const char *name)
-{
-	char buf[8];
-	int ret = pmu_read_alias(d->sysfs_root, pmu, name, buf, sizeof(buf), NULL, 0);
-
-	return !ret || ret == -E2BIG;
-}
-
 /* The config an alias resolves to, through the same parser as -e. */
 static int alias_config(const struct td_discovery *d, const char *pmu, const char *name,
 			__u64 *config)
@@ -304,46 +296,6 @@ static bool alias_has_term(const struct td_discovery *d, const char *pmu, const 
 		if (!strcmp(terms[i].name, term) && terms[i].val == val)
 			return true;
 	return false;
-}
-
-/* Missing aliases of *names* as "a, b" in *buf*; true when none is missing. */
-static bool all_aliases(const struct td_discovery *d, const char *pmu, const char *const *names,
-			int n, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < n; i++) {
-		if (has_alias(d, pmu, names[i]))
-			continue;
-		if (used < len)
-			used += snprintf(buf + used, len - used, "%s%s", used ? ", " : "", names[i]);
-	}
-	return !buf[0];
-}
-
-/* "0-15,32" from a CPU set. */
-static void cpus_format(const struct pmu_cpus *cpus, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int c = 0; c < MAX_CPUS; c++) {
-		int e = c;
-
-		if (!pmu_cpus_has(cpus, c))
-			continue;
-		while (e + 1 < MAX_CPUS && pmu_cpus_has(cpus, e + 1))
-			e++;
-		if (used < len) {
-			if (e == c)
-				used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
-			else
-				used += snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "",
-						 c, e);
-		}
-		c = e;
-	}
 }
 
 static bool is_arm_pmu(const char *name)
@@ -386,7 +338,7 @@ static int find_core_pmus(struct td_discovery *d, char **names)
 			ret = pmu_read_cpus(d->sysfs_root, *p, &cpus, NULL, 0);
 			pi->all_cpus = ret != 0;
 			if (!ret)
-				cpus_format(&cpus, pi->cpus, sizeof(pi->cpus));
+				pmu_cpus__format(&cpus, pi->cpus, sizeof(pi->cpus));
 			d->nr_pmus++;
 		}
 	}
@@ -463,14 +415,14 @@ static void classify_intel(const struct td_discovery *d, struct plan *p)
 	char missing[WHY_LEN];
 	__u64 cfg = 0;
 
-	if (has_alias(d, p->pmu, "slots")) {
-		if (!all_aliases(d, p->pmu, l1_metrics, N(l1_metrics), missing, sizeof(missing))) {
+	if (pmu_has_alias(d->sysfs_root, p->pmu, "slots")) {
+		if (!pmu_has_aliases(d->sysfs_root, p->pmu, l1_metrics, N(l1_metrics), missing, sizeof(missing))) {
 			fmt(p->why, sizeof(p->why), "PMU '%s' lists slots but not %s", p->pmu,
 			    missing);
 			return;
 		}
 		p->method = TD_PERF_METRICS;
-		p->l2 = all_aliases(d, p->pmu, l2_metrics, N(l2_metrics), missing,
+		p->l2 = pmu_has_aliases(d->sysfs_root, p->pmu, l2_metrics, N(l2_metrics), missing,
 				    sizeof(missing));
 		if (!p->l2)
 			fmt(p->why, sizeof(p->why),
@@ -478,7 +430,7 @@ static void classify_intel(const struct td_discovery *d, struct plan *p)
 			    "metrics here (Ice Lake, Tiger Lake)", p->pmu, missing);
 		return;
 	}
-	if (all_aliases(d, p->pmu, generic_required, N(generic_required), missing,
+	if (pmu_has_aliases(d->sysfs_root, p->pmu, generic_required, N(generic_required), missing,
 			sizeof(missing))) {
 		p->method = TD_INTEL_GENERIC;
 		p->ht_variant = alias_has_term(d, p->pmu, "topdown-total-slots", "any", 1);
@@ -486,8 +438,8 @@ static void classify_intel(const struct td_discovery *d, struct plan *p)
 		    "pre-Ice Lake TopDown events have no level 2 in sysfs");
 		return;
 	}
-	if (has_alias(d, p->pmu, "topdown-retiring")) {
-		if (!all_aliases(d, p->pmu, atom_required, N(atom_required), missing,
+	if (pmu_has_alias(d->sysfs_root, p->pmu, "topdown-retiring")) {
+		if (!pmu_has_aliases(d->sysfs_root, p->pmu, atom_required, N(atom_required), missing,
 				 sizeof(missing))) {
 			fmt(p->why, sizeof(p->why), "PMU '%s' lists topdown-retiring but not %s",
 			    p->pmu, missing);
@@ -596,7 +548,7 @@ static void classify_arm(const struct td_discovery *d, struct plan *p)
 {
 	char missing[WHY_LEN];
 
-	if (!all_aliases(d, p->pmu, arm_required, N(arm_required), missing, sizeof(missing))) {
+	if (!pmu_has_aliases(d->sysfs_root, p->pmu, arm_required, N(arm_required), missing, sizeof(missing))) {
 		fmt(p->why, sizeof(p->why),
 		    "PMU '%s' has no %s (Armv8.4 STALL_SLOT events; KVM guests do not get them)",
 		    p->pmu, missing);
@@ -761,8 +713,8 @@ static int build_intel_generic(struct build *b)
 	};
 	int n = 3;
 
-	if (has_alias(d, b->p->pmu, "topdown-slots-issued") &&
-	    has_alias(d, b->p->pmu, "topdown-recovery-bubbles")) {
+	if (pmu_has_alias(d->sysfs_root, b->p->pmu, "topdown-slots-issued") &&
+	    pmu_has_alias(d->sysfs_root, b->p->pmu, "topdown-recovery-bubbles")) {
 		defs[n++] = (struct ev_def){ "topdown-slots-issued", TD_SLOTS_ISSUED, NULL };
 		defs[n++] = (struct ev_def){ "topdown-recovery-bubbles", TD_RECOVERY_BUBBLES,
 					     NULL };
@@ -861,7 +813,7 @@ static int build_arm(struct build *b)
 		return -1;
 	if (!b->with_ipc)
 		return 0;
-	if (used + 1 > ARM_GP_COUNTERS || !has_alias(d, b->p->pmu, "inst_retired")) {
+	if (used + 1 > ARM_GP_COUNTERS || !pmu_has_alias(d->sysfs_root, b->p->pmu, "inst_retired")) {
 		note(d, "IPC not counted on %s: no general counter left for inst_retired",
 		     b->p->pmu);
 		return 0;
@@ -1216,7 +1168,7 @@ static void print_part(const struct td_discovery *d, int pi, FILE *f)
 	if (p->all_cpus)
 		fmt(cpus, sizeof(cpus), "all");
 	else
-		cpus_format(&p->cpus, cpus, sizeof(cpus));
+		pmu_cpus__format(&p->cpus, cpus, sizeof(cpus));
 	slots_text(d, pi, slots, sizeof(slots));
 	fprintf(f, "\nPart %d: %s on %s, CPUs %s, events %d-%d\n", pi, td_method_name(p->method),
 		p->pmu, cpus, p->ev_lo, p->ev_hi - 1);

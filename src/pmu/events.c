@@ -90,17 +90,13 @@ static int parse_raw(const char *name, struct event_spec *e, char *err, size_t e
 static void pmu_hint(const char *root, const char *name, char *buf, size_t len)
 {
 	char **pmus;
-	char alias[8];
 
 	buf[0] = '\0';
 	if (!pmu_name_valid(name))
 		return;
 	pmus = pmu_list(root);
 	for (char **p = pmus; p && *p; p++) {
-		/* A too-long alias (-E2BIG) still proves the file exists. */
-		int ret = pmu_read_alias(root, *p, name, alias, sizeof(alias), NULL, 0);
-
-		if (!ret || ret == -E2BIG) {
+		if (pmu_has_alias(root, *p, name)) {
 			snprintf(buf, len, "%s/%s/", *p, name);
 			break;
 		}
@@ -192,13 +188,7 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 
 	/* A bare word naming an events/ file is the alias; perf's rule too. */
 	for (int i = 0; i < nr; i++) {
-		char tmp[8];
-		int ret;
-
-		if (terms[i].has_val)
-			continue;
-		ret = pmu_read_alias(root, pmu, terms[i].name, tmp, sizeof(tmp), NULL, 0);
-		if (ret && ret != -E2BIG)
+		if (terms[i].has_val || !pmu_has_alias(root, pmu, terms[i].name))
 			continue;
 		if (alias)
 			return errmsg(err, errlen, -1, "'%s' names two events: '%s' and '%s'", name,

@@ -313,6 +313,29 @@ int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t er
 	}
 }
 
+void pmu_cpus__format(const struct pmu_cpus *cpus, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < MAX_CPUS; c++) {
+		int e = c;
+
+		if (!pmu_cpus_has(cpus, c))
+			continue;
+		while (e + 1 < MAX_CPUS && pmu_cpus_has(cpus, e + 1))
+			e++;
+		if (used < len) {
+			if (e == c)
+				used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+			else
+				used += snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "",
+						 c, e);
+		}
+		c = e;
+	}
+}
+
 /* <root>/bus/event_source/devices/<pmu>[/<sub>][/<name><suffix>] */
 static int pmu_path(char *buf, size_t len, const char *root, const char *pmu, const char *sub,
 		    const char *name, const char *suffix, char *err, size_t errlen)
@@ -418,6 +441,31 @@ int pmu_read_alias(const char *root, const char *pmu, const char *event, char *b
 		   char *err, size_t errlen)
 {
 	return read_pmu_file(root, pmu, "events", event, NULL, buf, buflen, err, errlen);
+}
+
+bool pmu_has_alias(const char *root, const char *pmu, const char *event)
+{
+	char buf[8];
+	int ret = pmu_read_alias(root, pmu, event, buf, sizeof(buf), NULL, 0);
+
+	/* a value too long for buf still proves the file is there */
+	return !ret || ret == -E2BIG;
+}
+
+bool pmu_has_aliases(const char *root, const char *pmu, const char *const *events, int n,
+		     char *missing, size_t len)
+{
+	size_t used = 0;
+
+	missing[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (pmu_has_alias(root, pmu, events[i]))
+			continue;
+		if (used < len)
+			used += snprintf(missing + used, len - used, "%s%s", used ? ", " : "",
+					 events[i]);
+	}
+	return !missing[0];
 }
 
 static locale_t c_locale(void)

@@ -77,6 +77,9 @@ static inline bool pmu_cpus_has(const struct pmu_cpus *cpus, int cpu)
 	return cpu >= 0 && cpu < MAX_CPUS && (cpus->bits[cpu / 64] >> (cpu % 64)) & 1;
 }
 
+/* "0-15,32": the set as sysfs writes CPU lists ("" when empty), cut to fit *len*. */
+void pmu_cpus__format(const struct pmu_cpus *cpus, char *buf, size_t len);
+
 /* A name that is safe as one path component: [A-Za-z0-9_.-], not
  * starting with '.', shorter than PMU_NAME_LEN. */
 bool pmu_name_valid(const char *name);
@@ -98,6 +101,13 @@ int pmu_read_format(const char *root, const char *pmu, const char *term, struct 
 /* events/<event> into *buf*, trailing whitespace removed. */
 int pmu_read_alias(const char *root, const char *pmu, const char *event, char *buf,
 		   size_t buflen, char *err, size_t errlen);
+
+/* Whether events/<event> exists (and is readable). */
+bool pmu_has_alias(const char *root, const char *pmu, const char *event);
+
+/* Whether the PMU has all *n* *events*; the missing ones as "a, b" in *missing*. */
+bool pmu_has_aliases(const char *root, const char *pmu, const char *const *events, int n,
+		     char *missing, size_t len);
 
 /* events/<event>.scale; 1.0 when the file does not exist. */
 int pmu_read_scale(const char *root, const char *pmu, const char *event, double *scale,

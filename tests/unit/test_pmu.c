@@ -243,6 +243,30 @@ TEST(pmu_cpulist_parse_forms)
 	}
 }
 
+/* The formatter writes what the parser reads back. */
+TEST(pmu_cpus_format_round_trip)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "", "" }, { "5", "5" }, { "0-3,8", "0-3,8" }, { "0,1,2,3", "0-3" },
+		{ "0-3,8,10-11\n", "0-3,8,10-11" }, { "4095", "4095" }, { "0-4095", "0-4095" },
+		{ "1,3,5", "1,3,5" },
+	};
+	struct pmu_cpus c;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_INT(pmu_cpulist_parse(cases[i].in, &c, err, sizeof(err)), 0);
+		pmu_cpus__format(&c, buf, sizeof(buf));
+		CHECK_STR(buf, cases[i].out);
+	}
+	/* cut to the buffer, never past it */
+	CHECK_INT(pmu_cpulist_parse("0,2,4,6,8", &c, err, sizeof(err)), 0);
+	pmu_cpus__format(&c, buf, 6);
+	CHECK_STR(buf, "0,2,4");
+}
+
 TEST(pmu_names)
 {
 	char longname[PMU_NAME_LEN + 1];
@@ -322,6 +346,28 @@ TEST(pmu_fixture_skylake)
 	strcpy(unit, "x");
 	CHECK_INT(pmu_read_unit(SKL, "cpu", "cpu-cycles", unit, sizeof(unit), err, sizeof(err)), 0);
 	CHECK_STR(unit, "");
+}
+
+TEST(pmu_fixture_has_aliases)
+{
+	static const char *const topdown[] = {
+		"topdown-total-slots", "topdown-slots-retired", "topdown-fetch-bubbles",
+	};
+	static const char *const some[] = { "cpu-cycles", "nope", "slots", "instructions" };
+	char missing[64];
+
+	CHECK(pmu_has_alias(SKL, "cpu", "cpu-cycles"));
+	/* longer than any buffer the test reads into: still there */
+	CHECK(pmu_has_alias(SKL, "cpu", "topdown-total-slots"));
+	CHECK(!pmu_has_alias(SKL, "cpu", "nope"));
+	CHECK(!pmu_has_alias(SKL, "cpu", "../type"));
+	CHECK(!pmu_has_alias(SKL, "nope", "cpu-cycles"));
+	CHECK(pmu_has_aliases(SKL, "cpu", topdown, 3, missing, sizeof(missing)));
+	CHECK_STR(missing, "");
+	CHECK(!pmu_has_aliases(SKL, "cpu", some, 4, missing, sizeof(missing)));
+	CHECK_STR(missing, "nope, slots");
+	CHECK(!pmu_has_aliases(SKL, "cpu", some, 4, missing, 7));
+	CHECK_STR(missing, "nope, ");
 }
 
 TEST(pmu_fixture_lists)
