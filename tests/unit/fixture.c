@@ -79,6 +79,19 @@ void fixture_put(const char *root, const char *rel, const char *data)
 	fixture_put_len(root, rel, data, strlen(data));
 }
 
+void fixture_put_files(const char *root, const char *dir, const struct fixture_file *files)
+{
+	char rel[PATH_MAX];
+
+	size_t n = strlen(dir);
+	const char *sep = n && dir[n - 1] == '/' ? "" : "/";
+
+	for (; files->rel; files++) {
+		snprintf(rel, sizeof(rel), "%s%s%s", dir, sep, files->rel);
+		fixture_put(root, rel, files->data);
+	}
+}
+
 void fixture_mkdir(const char *root, const char *rel)
 {
 	char path[PATH_MAX];

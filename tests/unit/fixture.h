@@ -21,6 +21,15 @@ char *fixture_new(const char *name);
 void fixture_put(const char *root, const char *rel, const char *data);
 void fixture_put_len(const char *root, const char *rel, const void *data, size_t len);
 
+/* One file of a tree: where below the tree's directory, and what it holds. */
+struct fixture_file {
+	const char *rel;
+	const char *data;
+};
+
+/* fixture_put() of each of *files*, up to one with a NULL rel, below <root>/<dir>. */
+void fixture_put_files(const char *root, const char *dir, const struct fixture_file *files);
+
 /* mkdir <root>/<rel> and its parents; an existing directory is fine. */
 void fixture_mkdir(const char *root, const char *rel);
 

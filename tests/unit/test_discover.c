@@ -371,17 +371,18 @@ TEST(discover_three_core_types_drop_ipc)
 /* Skymont's events name the width whatever the model. */
 TEST(discover_atom_skymont_encoding)
 {
+	static const struct fixture_file atom[] = {
+		{ "type", "10\n" }, { "cpus", "4-7\n" },
+		{ "format/event", "config:0-7\n" }, { "format/umask", "config:8-15\n" },
+		{ "events/cpu-cycles", "event=0x3c\n" }, { "events/instructions", "event=0xc0\n" },
+		{ "events/topdown-retiring", "event=0xc2,umask=0x02" },
+		{ "events/topdown-fe-bound", "event=0x9c,umask=0x01" },
+		{ "events/topdown-be-bound", "event=0xa4,umask=0x02" },
+		{ NULL },
+	};
 	char *root = fixture_new("disc");
 
-	fixture_put(root, DEV "cpu_atom/type", "10\n");
-	fixture_put(root, DEV "cpu_atom/cpus", "4-7\n");
-	fixture_put(root, DEV "cpu_atom/format/event", "config:0-7\n");
-	fixture_put(root, DEV "cpu_atom/format/umask", "config:8-15\n");
-	fixture_put(root, DEV "cpu_atom/events/cpu-cycles", "event=0x3c\n");
-	fixture_put(root, DEV "cpu_atom/events/instructions", "event=0xc0\n");
-	fixture_put(root, DEV "cpu_atom/events/topdown-retiring", "event=0xc2,umask=0x02");
-	fixture_put(root, DEV "cpu_atom/events/topdown-fe-bound", "event=0x9c,umask=0x01");
-	fixture_put(root, DEV "cpu_atom/events/topdown-be-bound", "event=0xa4,umask=0x02");
+	fixture_put_files(root, DEV "cpu_atom", atom);
 	discover(root, 1);
 	INVARIANTS();
 	CHECK_INT(d.cfg.nr_parts, 1);
@@ -468,19 +469,21 @@ TEST(discover_skylake_ht_variant_only)
 /* Silvermont-like: no recovery bubbles, so slots-issued is not read either. */
 TEST(discover_generic_without_recovery)
 {
+	static const struct fixture_file cpu[] = {
+		{ "type", "4\n" }, { "format/event", "config:0-7\n" },
+		{ "format/umask", "config:8-15\n" }, { "events/cpu-cycles", "event=0x3c\n" },
+		{ "events/instructions", "event=0xc0\n" },
+		{ "events/topdown-total-slots", "event=0x3c\n" },
+		{ "events/topdown-total-slots.scale", "2\n" },
+		{ "events/topdown-fetch-bubbles", "event=0xca,umask=0x50\n" },
+		{ "events/topdown-fetch-bubbles.scale", "2\n" },
+		{ "events/topdown-slots-issued", "event=0xc2,umask=0x10\n" },
+		{ "events/topdown-slots-retired", "event=0xc2,umask=0x10\n" },
+		{ NULL },
+	};
 	char *root = fixture_new("disc");
 
-	fixture_put(root, DEV "cpu/type", "4\n");
-	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
-	fixture_put(root, DEV "cpu/format/umask", "config:8-15\n");
-	fixture_put(root, DEV "cpu/events/cpu-cycles", "event=0x3c\n");
-	fixture_put(root, DEV "cpu/events/instructions", "event=0xc0\n");
-	fixture_put(root, DEV "cpu/events/topdown-total-slots", "event=0x3c\n");
-	fixture_put(root, DEV "cpu/events/topdown-total-slots.scale", "2\n");
-	fixture_put(root, DEV "cpu/events/topdown-fetch-bubbles", "event=0xca,umask=0x50\n");
-	fixture_put(root, DEV "cpu/events/topdown-fetch-bubbles.scale", "2\n");
-	fixture_put(root, DEV "cpu/events/topdown-slots-issued", "event=0xc2,umask=0x10\n");
-	fixture_put(root, DEV "cpu/events/topdown-slots-retired", "event=0xc2,umask=0x10\n");
+	fixture_put_files(root, DEV "cpu", cpu);
 	discover(root, 1);
 	INVARIANTS();
 	CHECK_INT(d.cfg.parts[0].method, TD_INTEL_GENERIC);
@@ -640,22 +643,18 @@ TEST(discover_neoverse_n2_r0p3_and_watchdog)
 
 TEST(discover_arm_without_slots)
 {
-	char *root = fixture_new("disc");
-	static const char *const evs[][2] = {
-		{ "cpu_cycles", "event=0x0011\n" }, { "stall_slot", "event=0x003f\n" },
-		{ "stall_slot_frontend", "event=0x003e\n" },
-		{ "stall_slot_backend", "event=0x003d\n" }, { "op_spec", "event=0x003b\n" },
-		{ "op_retired", "event=0x003a\n" },
+	static const struct fixture_file a76[] = {
+		{ "type", "9\n" }, { "cpus", "4-7\n" }, { "format/event", "config:0-15\n" },
+		{ "events/cpu_cycles", "event=0x0011\n" }, { "events/stall_slot", "event=0x003f\n" },
+		{ "events/stall_slot_frontend", "event=0x003e\n" },
+		{ "events/stall_slot_backend", "event=0x003d\n" },
+		{ "events/op_spec", "event=0x003b\n" }, { "events/op_retired", "event=0x003a\n" },
+		{ NULL },
 	};
+	char *root = fixture_new("disc");
 	char rel[128];
 
-	fixture_put(root, DEV "armv8_cortex_a76/type", "9\n");
-	fixture_put(root, DEV "armv8_cortex_a76/cpus", "4-7\n");
-	fixture_put(root, DEV "armv8_cortex_a76/format/event", "config:0-15\n");
-	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
-		snprintf(rel, sizeof(rel), DEV "armv8_cortex_a76/events/%s", evs[i][0]);
-		fixture_put(root, rel, evs[i][1]);
-	}
+	fixture_put_files(root, DEV "armv8_cortex_a76", a76);
 	discover(root, 1);
 	CHECK_INT(d.cfg.nr_parts, 0);
 	CHECK_HAS(d.reason, "no caps/slots");

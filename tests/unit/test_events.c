@@ -130,56 +130,46 @@ TEST(events_defaults)
 	}
 }
 
-TEST(events_pmu_alias_skylake)
+/* Skylake's sysfs aliases and terms, and the two mixed. */
+TEST(events_pmu_skylake)
 {
-	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
-	CHECK_INT(list.nr, 1);
-	CHECK_STR(list.ev[0].name, "cpu/topdown-total-slots/");
-	CHECK_INT(list.ev[0].type, 4);
-	CHECK_U64(list.ev[0].config, 0x20003c);
-	CHECK_NEAR(list.ev[0].scale, 2.0, 0);
+	static const struct {
+		const char *spec;
+		__u64 config, config1, config2;
+		double scale;
+	} cases[] = {
+		{ "cpu/topdown-total-slots/", 0x20003c, 0, 0, 2.0 },
+		/* recovery-bubbles: event 0xd, umask 0x1, cmask 1, any */
+		{ "cpu/topdown-recovery-bubbles/", 0x120010d, 0, 0, 2.0 },
+		{ "cpu/mem-loads/", 0x1cd, 3, 0, 1.0 },
+		{ "cpu/cycles-ct/", 0x30000003cULL, 0, 0, 1.0 },
+		{ "cpu/ref-cycles/", 0x300, 0, 0, 1.0 },
+		{ "cpu/event=0x3c,umask=0x0,any=1/", 0x20003c, 0, 0, 1.0 },
+		{ "cpu/event=0xd,umask=1,cmask=1,edge,inv/", 0x184010dULL, 0, 0, 1.0 },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x400406/", 0x1c6, 0x400406, 0, 1.0 },
+		{ "cpu/config=0x1234,config2=5/", 0x1234, 0, 5, 1.0 },
+		/* alias plus terms: the user's terms come last and win */
+		{ "cpu/cpu-cycles,any=1/", 0x20003c, 0, 0, 1.0 },
+		{ "cpu/topdown-total-slots,any=0/", 0x3c, 0, 0, 2.0 },
+		{ "cpu/umask=0x1,cpu-cycles/", 0x13c, 0, 0, 1.0 },
+	};
 
-	/* Skylake's recovery-bubbles: event 0xd, umask 0x1, cmask 1, any. */
-	CHECK_INT(parse(SKL, "cpu/topdown-recovery-bubbles/"), 0);
-	CHECK_U64(list.ev[0].config, 0x120010d);
-	CHECK_NEAR(list.ev[0].scale, 2.0, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct event_spec *e = &list.ev[0];
 
-	CHECK_INT(parse(SKL, "cpu/mem-loads/"), 0);
-	CHECK_U64(list.ev[0].config, 0x1cd);
-	CHECK_U64(list.ev[0].config1, 3);
-	CHECK_INT(parse(SKL, "cpu/cycles-ct/"), 0);
-	CHECK_U64(list.ev[0].config, 0x30000003cULL);
-	CHECK_INT(parse(SKL, "cpu/ref-cycles/"), 0);
-	CHECK_U64(list.ev[0].config, 0x300);
-	CHECK_NEAR(list.ev[0].scale, 1.0, 0);
-}
-
-TEST(events_pmu_terms_skylake)
-{
-	CHECK_INT(parse(SKL, "cpu/event=0x3c,umask=0x0,any=1/"), 0);
-	CHECK_INT(list.nr, 1);
-	CHECK_STR(list.ev[0].name, "cpu/event=0x3c,umask=0x0,any=1/");
-	CHECK_INT(list.ev[0].type, 4);
-	CHECK_U64(list.ev[0].config, 0x20003c);
-	CHECK_NEAR(list.ev[0].scale, 1.0, 0);
-
-	CHECK_INT(parse(SKL, "cpu/event=0xd,umask=1,cmask=1,edge,inv/"), 0);
-	CHECK_U64(list.ev[0].config, 0x184010dULL);
-	CHECK_INT(parse(SKL, "cpu/event=0xc6,umask=0x1,frontend=0x400406/"), 0);
-	CHECK_U64(list.ev[0].config, 0x1c6);
-	CHECK_U64(list.ev[0].config1, 0x400406);
-	CHECK_INT(parse(SKL, "cpu/config=0x1234,config2=5/"), 0);
-	CHECK_U64(list.ev[0].config, 0x1234);
-	CHECK_U64(list.ev[0].config2, 5);
-
-	/* Alias plus terms: the user's terms come last and win. */
-	CHECK_INT(parse(SKL, "cpu/cpu-cycles,any=1/"), 0);
-	CHECK_U64(list.ev[0].config, 0x20003c);
-	CHECK_INT(parse(SKL, "cpu/topdown-total-slots,any=0/"), 0);
-	CHECK_U64(list.ev[0].config, 0x3c);
-	CHECK_NEAR(list.ev[0].scale, 2.0, 0);
-	CHECK_INT(parse(SKL, "cpu/umask=0x1,cpu-cycles/"), 0);
-	CHECK_U64(list.ev[0].config, 0x13c);
+		if (parse(SKL, cases[i].spec) || list.nr != 1) {
+			test_fail(__FILE__, __LINE__, "'%s': %s", cases[i].spec, err);
+			continue;
+		}
+		if (strcmp(e->name, cases[i].spec) || e->type != 4 ||
+		    e->config != cases[i].config || e->config1 != cases[i].config1 ||
+		    e->config2 != cases[i].config2 || e->scale != cases[i].scale)
+			test_fail(__FILE__, __LINE__,
+				  "'%s' -> '%s' type %u config %#llx/%#llx/%#llx scale %g", cases[i].spec,
+				  e->name, e->type, (unsigned long long)e->config,
+				  (unsigned long long)e->config1, (unsigned long long)e->config2,
+				  e->scale);
+	}
 }
 
 TEST(events_msr_vm_fixture)
@@ -284,27 +274,24 @@ TEST(events_pmu_errors)
 
 TEST(events_bad_sysfs_content)
 {
+	static const struct fixture_file pmus[] = {
+		{ "cpu/type", "4\n" }, { "cpu/format/event", "config:0-7\n" },
+		{ "cpu/format/umask", "config:8-15\n" }, { "cpu/format/wide", "config:0-64\n" },
+		{ "cpu/events/param", "event=0x1,umask=?\n" }, { "cpu/events/junk", "event=zz\n" },
+		{ "cpu/events/bogus", "event=1,bogus=1\n" },
+		{ "cpu/events/toowide", "event=0x1ff\n" }, { "cpu/events/usewide", "wide=1\n" },
+		{ "cpu/events/badscale", "event=2\n" }, { "cpu/events/badscale.scale", "two\n" },
+		{ "cpu/events/energy", "event=3\n" },
+		{ "cpu/events/energy.scale", "2.3283064365386962890625e-10\n" },
+		{ "cpu/events/energy.unit", "Joules\n" }, { "notype/events/x", "event=1\n" },
+		{ "badtype/type", "four\n" },
+		{ NULL },
+	};
 	char *root = fixture_new("events");
 
-	CHECK(root != NULL);
 	if (!root)
 		return;
-	fixture_put(root, DEV "cpu/type", "4\n");
-	fixture_put(root, DEV "cpu/format/event", "config:0-7\n");
-	fixture_put(root, DEV "cpu/format/umask", "config:8-15\n");
-	fixture_put(root, DEV "cpu/format/wide", "config:0-64\n");
-	fixture_put(root, DEV "cpu/events/param", "event=0x1,umask=?\n");
-	fixture_put(root, DEV "cpu/events/junk", "event=zz\n");
-	fixture_put(root, DEV "cpu/events/bogus", "event=1,bogus=1\n");
-	fixture_put(root, DEV "cpu/events/toowide", "event=0x1ff\n");
-	fixture_put(root, DEV "cpu/events/usewide", "wide=1\n");
-	fixture_put(root, DEV "cpu/events/badscale", "event=2\n");
-	fixture_put(root, DEV "cpu/events/badscale.scale", "two\n");
-	fixture_put(root, DEV "cpu/events/energy", "event=3\n");
-	fixture_put(root, DEV "cpu/events/energy.scale", "2.3283064365386962890625e-10\n");
-	fixture_put(root, DEV "cpu/events/energy.unit", "Joules\n");
-	fixture_put(root, DEV "notype/events/x", "event=1\n");
-	fixture_put(root, DEV "badtype/type", "four\n");
+	fixture_put_files(root, DEV, pmus);
 
 	CHECK_FAILS(root, "cpu/param/", "needs a value for 'umask'");
 	CHECK_FAILS(root, "cpu/param/", "write cpu/param,umask=N/");

@@ -455,6 +455,18 @@ TEST(pmu_terms_apply_fixture)
 
 TEST(pmu_malformed_files)
 {
+	static const struct fixture_file files[] = {
+		{ "a/type", "abc\n" }, { "b/type", "4294967296\n" }, { "c/type", "" },
+		{ "f/type", "4294967295" }, { "f/format/event", "config:64\n" },
+		{ "f/format/twolines", "config:0-7\nconfig:8-15\n" },
+		{ "f/events/ctl", "event=0x1\x01" }, { "f/events/s1", "event=1" },
+		{ "f/events/s1.scale", "abc" }, { "f/events/s2.scale", "0" },
+		{ "f/events/s3.scale", "-1" }, { "f/events/s4.scale", "inf" },
+		{ "f/events/s5.scale", "nan" }, { "f/events/s6.scale", "2x" },
+		{ "f/events/s7.scale", "6.103515625e-5\n" }, { "f/events/s7.unit", "Joules\n" },
+		{ "f/events/s8.unit", "a-unit-that-is-far-too-long" }, { "f/events/s9.unit", "" },
+		{ NULL },
+	};
 	char *root = fixture_new("pmu");
 	char big[1024];
 	struct pmu_format f;
@@ -462,31 +474,13 @@ TEST(pmu_malformed_files)
 	double scale;
 	__u32 type;
 
-	CHECK(root != NULL);
 	if (!root)
 		return;
 	memset(big, 'x', sizeof(big));
-	fixture_put(root, DEV "a/type", "abc\n");
-	fixture_put(root, DEV "b/type", "4294967296\n");
-	fixture_put(root, DEV "c/type", "");
+	fixture_put_files(root, DEV, files);
 	fixture_put_len(root, DEV "d/type", big, sizeof(big));
 	fixture_put_len(root, DEV "e/type", "4\0", 2);
-	fixture_put(root, DEV "f/type", "4294967295");
-	fixture_put(root, DEV "f/format/event", "config:64\n");
-	fixture_put(root, DEV "f/format/twolines", "config:0-7\nconfig:8-15\n");
 	fixture_put_len(root, DEV "f/format/huge", big, sizeof(big));
-	fixture_put(root, DEV "f/events/ctl", "event=0x1\x01");
-	fixture_put(root, DEV "f/events/s1", "event=1");
-	fixture_put(root, DEV "f/events/s1.scale", "abc");
-	fixture_put(root, DEV "f/events/s2.scale", "0");
-	fixture_put(root, DEV "f/events/s3.scale", "-1");
-	fixture_put(root, DEV "f/events/s4.scale", "inf");
-	fixture_put(root, DEV "f/events/s5.scale", "nan");
-	fixture_put(root, DEV "f/events/s6.scale", "2x");
-	fixture_put(root, DEV "f/events/s7.scale", "6.103515625e-5\n");
-	fixture_put(root, DEV "f/events/s7.unit", "Joules\n");
-	fixture_put(root, DEV "f/events/s8.unit", "a-unit-that-is-far-too-long");
-	fixture_put(root, DEV "f/events/s9.unit", "");
 
 	CHECK_INT(pmu_read_type(root, "a", &type, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "bad type"));
@@ -530,19 +524,19 @@ TEST(pmu_malformed_files)
 
 TEST(pmu_read_cpus_files)
 {
+	static const struct fixture_file files[] = {
+		{ "cpu_core/cpus", "0-7\n" }, { "cpu_core/cpumask", "0\n" },
+		{ "cpu_atom/cpus", "8-15\n" }, { "uncore_imc_0/cpumask", "0,24\n" },
+		{ "bad/cpus", "0-3,junk\n" }, { "software/type", "1\n" },
+		{ NULL },
+	};
 	char *root = fixture_new("pmu");
 	struct pmu_cpus c;
 	char *big;
 
-	CHECK(root != NULL);
 	if (!root)
 		return;
-	fixture_put(root, DEV "cpu_core/cpus", "0-7\n");
-	fixture_put(root, DEV "cpu_core/cpumask", "0\n");
-	fixture_put(root, DEV "cpu_atom/cpus", "8-15\n");
-	fixture_put(root, DEV "uncore_imc_0/cpumask", "0,24\n");
-	fixture_put(root, DEV "bad/cpus", "0-3,junk\n");
-	fixture_put(root, DEV "software/type", "1\n");
+	fixture_put_files(root, DEV, files);
 
 	CHECK_INT(pmu_read_cpus(root, "cpu_core", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 8);
