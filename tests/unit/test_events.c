@@ -28,33 +28,73 @@ static int parse(const char *root, const char *s)
 			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
 	} while (0)
 
-/* One event, expected type/config and canonical name. */
-static void check_one(const char *root, const char *s, const char *name, __u32 type,
-		      __u64 config)
+/*
+ * Names of one event: software (PERF_TYPE_SOFTWARE, 1, and the
+ * PERF_COUNT_SW_* ABI numbers), hardware (0, PERF_COUNT_HW_*), raw (the
+ * core PMU's type, 4 on Skylake) and the msr PMU of the VM fixture (9).
+ */
+TEST(events_names)
 {
-	if (parse(root, s)) {
-		test_fail(__FILE__, __LINE__, "'%s': %s", s, err);
-		return;
+	static const struct {
+		const char *root, *s, *name;
+		__u32 type;
+		__u64 config;
+	} cases[] = {
+		{ VM, "cpu-clock", "cpu-clock", 1, 0 },
+		{ VM, "task-clock", "task-clock", 1, 1 },
+		{ VM, "page-faults", "page-faults", 1, 2 },
+		{ VM, "faults", "page-faults", 1, 2 },
+		{ VM, "context-switches", "context-switches", 1, 3 },
+		{ VM, "cs", "context-switches", 1, 3 },
+		{ VM, "cpu-migrations", "cpu-migrations", 1, 4 },
+		{ VM, "migrations", "cpu-migrations", 1, 4 },
+		{ VM, "minor-faults", "minor-faults", 1, 5 },
+		{ VM, "major-faults", "major-faults", 1, 6 },
+		{ SKL, "cycles", "cycles", 0, 0 },
+		{ SKL, "cpu-cycles", "cycles", 0, 0 },
+		{ SKL, "instructions", "instructions", 0, 1 },
+		{ SKL, "cache-references", "cache-references", 0, 2 },
+		{ SKL, "cache-misses", "cache-misses", 0, 3 },
+		{ SKL, "branches", "branches", 0, 4 },
+		{ SKL, "branch-instructions", "branches", 0, 4 },
+		{ SKL, "branch-misses", "branch-misses", 0, 5 },
+		{ SKL, "bus-cycles", "bus-cycles", 0, 6 },
+		{ SKL, "stalled-cycles-frontend", "stalled-cycles-frontend", 0, 7 },
+		{ SKL, "stalled-cycles-backend", "stalled-cycles-backend", 0, 8 },
+		{ SKL, "ref-cycles", "ref-cycles", 0, 9 },
+		{ SKL, "r3c", "r3c", 4, 0x3c },
+		{ SKL, "r003C", "r003C", 4, 0x3c },
+		{ SKL, "r20003c", "r20003c", 4, 0x20003c },
+		{ SKL, "rffffffffffffffff", "rffffffffffffffff", 4, ~0ULL },
+		{ SKL, "r00000000000000000001", "r00000000000000000001", 4, 1 },
+		{ VM, "msr/tsc/", "msr/tsc/", 9, 0 },
+		{ VM, " msr/tsc/ ", "msr/tsc/", 9, 0 },
+		{ VM, "msr/event=0x1/", "msr/event=0x1/", 9, 1 },
+		{ VM, "msr/event=0xffffffffffffffff/", "msr/event=0xffffffffffffffff/", 9, ~0ULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *s = cases[i].s;
+
+		if (parse(cases[i].root, s)) {
+			test_fail(__FILE__, __LINE__, "'%s': %s", s, err);
+			continue;
+		}
+		if (list.nr != 1 || strcmp(list.ev[0].name, cases[i].name) ||
+		    list.ev[0].type != cases[i].type || list.ev[0].config != cases[i].config)
+			test_fail(__FILE__, __LINE__, "'%s' -> nr %d '%s' type %u config %#llx", s,
+				  list.nr, list.ev[0].name, list.ev[0].type,
+				  (unsigned long long)list.ev[0].config);
 	}
-	if (list.nr != 1 || strcmp(list.ev[0].name, name) || list.ev[0].type != type ||
-	    list.ev[0].config != config)
-		test_fail(__FILE__, __LINE__, "'%s' -> nr %d '%s' type %u config %#llx", s, list.nr,
-			  list.ev[0].name, list.ev[0].type, (unsigned long long)list.ev[0].config);
 }
 
-TEST(events_software_names)
+/* Raw names that do not fit or are not hex. */
+TEST(events_raw_errors)
 {
-	/* PERF_TYPE_SOFTWARE (1) and the PERF_COUNT_SW_* ABI numbers. */
-	check_one(VM, "cpu-clock", "cpu-clock", 1, 0);
-	check_one(VM, "task-clock", "task-clock", 1, 1);
-	check_one(VM, "page-faults", "page-faults", 1, 2);
-	check_one(VM, "faults", "page-faults", 1, 2);
-	check_one(VM, "context-switches", "context-switches", 1, 3);
-	check_one(VM, "cs", "context-switches", 1, 3);
-	check_one(VM, "cpu-migrations", "cpu-migrations", 1, 4);
-	check_one(VM, "migrations", "cpu-migrations", 1, 4);
-	check_one(VM, "minor-faults", "minor-faults", 1, 5);
-	check_one(VM, "major-faults", "major-faults", 1, 6);
+	CHECK_FAILS(SKL, "r10000000000000000", "does not fit in 64 bits");
+	CHECK_FAILS(SKL, "r", "unknown event 'r'");
+	CHECK_FAILS(SKL, "r3g", "unknown event 'r3g'");
+	CHECK_FAILS(SKL, "rabbit", "unknown event");
 }
 
 /* Only counts the kernel adds to where they happen may be read from
@@ -84,36 +124,6 @@ TEST(events_counted_in_place)
 	}
 	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
 	CHECK(!event_counts_in_place(&list.ev[0]));
-}
-
-TEST(events_hardware_names)
-{
-	/* PERF_TYPE_HARDWARE (0) and the PERF_COUNT_HW_* ABI numbers. */
-	check_one(SKL, "cycles", "cycles", 0, 0);
-	check_one(SKL, "cpu-cycles", "cycles", 0, 0);
-	check_one(SKL, "instructions", "instructions", 0, 1);
-	check_one(SKL, "cache-references", "cache-references", 0, 2);
-	check_one(SKL, "cache-misses", "cache-misses", 0, 3);
-	check_one(SKL, "branches", "branches", 0, 4);
-	check_one(SKL, "branch-instructions", "branches", 0, 4);
-	check_one(SKL, "branch-misses", "branch-misses", 0, 5);
-	check_one(SKL, "bus-cycles", "bus-cycles", 0, 6);
-	check_one(SKL, "stalled-cycles-frontend", "stalled-cycles-frontend", 0, 7);
-	check_one(SKL, "stalled-cycles-backend", "stalled-cycles-backend", 0, 8);
-	check_one(SKL, "ref-cycles", "ref-cycles", 0, 9);
-}
-
-TEST(events_raw)
-{
-	check_one(SKL, "r3c", "r3c", 4, 0x3c);
-	check_one(SKL, "r003C", "r003C", 4, 0x3c);
-	check_one(SKL, "r20003c", "r20003c", 4, 0x20003c);
-	check_one(SKL, "rffffffffffffffff", "rffffffffffffffff", 4, ~0ULL);
-	check_one(SKL, "r00000000000000000001", "r00000000000000000001", 4, 1);
-	CHECK_FAILS(SKL, "r10000000000000000", "does not fit in 64 bits");
-	CHECK_FAILS(SKL, "r", "unknown event 'r'");
-	CHECK_FAILS(SKL, "r3g", "unknown event 'r3g'");
-	CHECK_FAILS(SKL, "rabbit", "unknown event");
 }
 
 TEST(events_defaults)
@@ -165,19 +175,11 @@ TEST(events_pmu_skylake)
 		    e->config != cases[i].config || e->config1 != cases[i].config1 ||
 		    e->config2 != cases[i].config2 || e->scale != cases[i].scale)
 			test_fail(__FILE__, __LINE__,
-				  "'%s' -> '%s' type %u config %#llx/%#llx/%#llx scale %g", cases[i].spec,
-				  e->name, e->type, (unsigned long long)e->config,
+				  "'%s' -> '%s' type %u config %#llx/%#llx/%#llx scale %g",
+				  cases[i].spec, e->name, e->type, (unsigned long long)e->config,
 				  (unsigned long long)e->config1, (unsigned long long)e->config2,
 				  e->scale);
 	}
-}
-
-TEST(events_msr_vm_fixture)
-{
-	check_one(VM, "msr/tsc/", "msr/tsc/", 9, 0);
-	check_one(VM, " msr/tsc/ ", "msr/tsc/", 9, 0);
-	check_one(VM, "msr/event=0x1/", "msr/event=0x1/", 9, 1);
-	check_one(VM, "msr/event=0xffffffffffffffff/", "msr/event=0xffffffffffffffff/", 9, ~0ULL);
 }
 
 TEST(events_comma_split)

@@ -13,34 +13,33 @@
 
 static char err[256];
 
-static __u64 fmt_mask(const char *s, int *field)
-{
-	struct pmu_format f = { 0 };
-
-	if (pmu_format_parse(s, &f, err, sizeof(err))) {
-		test_fail(__FILE__, __LINE__, "'%s': %s", s, err);
-		return 0;
-	}
-	*field = f.field;
-	return f.mask;
-}
-
 TEST(pmu_format_parse_ranges)
 {
-	int field = -1;
+	static const struct {
+		const char *s;
+		int field;
+		__u64 mask;
+	} cases[] = {
+		{ "config:0-7", PMU_CONFIG, 0xff },
+		{ "config1:0-15", PMU_CONFIG1, 0xffff },
+		{ "config2:0-1", PMU_CONFIG2, 0x3 },
+		{ "config:8-15,32-35", PMU_CONFIG, 0xf0000ff00ULL },
+		{ "config:21", PMU_CONFIG, 1ULL << 21 },
+		{ "config:0-63", PMU_CONFIG, ~0ULL },
+		{ "config:63", PMU_CONFIG, 1ULL << 63 },
+		{ "config:0-7,32-35", PMU_CONFIG, 0xf000000ffULL },
+		{ "config:0-15", PMU_CONFIG, 0xffff },
+	};
 
-	CHECK_U64(fmt_mask("config:0-7", &field), 0xff);
-	CHECK_INT(field, PMU_CONFIG);
-	CHECK_U64(fmt_mask("config1:0-15", &field), 0xffff);
-	CHECK_INT(field, PMU_CONFIG1);
-	CHECK_U64(fmt_mask("config2:0-1", &field), 0x3);
-	CHECK_INT(field, PMU_CONFIG2);
-	CHECK_U64(fmt_mask("config:8-15,32-35", &field), 0xf0000ff00ULL);
-	CHECK_U64(fmt_mask("config:21", &field), 1ULL << 21);
-	CHECK_U64(fmt_mask("config:0-63", &field), ~0ULL);
-	CHECK_U64(fmt_mask("config:63", &field), 1ULL << 63);
-	CHECK_U64(fmt_mask("config:0-7,32-35", &field), 0xf000000ffULL);
-	CHECK_U64(fmt_mask("config:0-15", &field), 0xffff);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmu_format f = { 0 };
+
+		if (pmu_format_parse(cases[i].s, &f, err, sizeof(err)))
+			test_fail(__FILE__, __LINE__, "'%s': %s", cases[i].s, err);
+		else if ((int)f.field != cases[i].field || f.mask != cases[i].mask)
+			test_fail(__FILE__, __LINE__, "'%s': field %d mask %#llx", cases[i].s,
+				  f.field, (unsigned long long)f.mask);
+	}
 }
 
 TEST(pmu_format_parse_errors)
@@ -269,32 +268,29 @@ TEST(pmu_cpus_format_round_trip)
 
 TEST(pmu_names)
 {
+	static const struct {
+		const char *name;
+		bool valid, core;
+	} cases[] = {
+		{ "cpu", true, true }, { "cpu_core", true, true }, { "cpu_atom", true, true },
+		{ "armv8_pmuv3_0", true, true }, { "armv8_cortex_a53", true, true },
+		{ "topdown-total-slots.scale", true, false }, { "msr", true, false },
+		{ "software", true, false }, { "cpu2", true, false },
+		{ "uncore_imc_0", true, false }, { "", false, false }, { ".", false, false },
+		{ "..", false, false }, { "a/b", false, false }, { "a b", false, false },
+	};
 	char longname[PMU_NAME_LEN + 1];
 
-	CHECK(pmu_name_valid("cpu"));
-	CHECK(pmu_name_valid("cpu_core"));
-	CHECK(pmu_name_valid("armv8_pmuv3_0"));
-	CHECK(pmu_name_valid("topdown-total-slots.scale"));
-	CHECK(!pmu_name_valid(""));
-	CHECK(!pmu_name_valid("."));
-	CHECK(!pmu_name_valid(".."));
-	CHECK(!pmu_name_valid("a/b"));
-	CHECK(!pmu_name_valid("a b"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (pmu_name_valid(cases[i].name) != cases[i].valid ||
+		    pmu_is_core_name(cases[i].name) != cases[i].core)
+			test_fail(__FILE__, __LINE__, "'%s': valid %d core %d", cases[i].name,
+				  pmu_name_valid(cases[i].name), pmu_is_core_name(cases[i].name));
 	memset(longname, 'a', PMU_NAME_LEN);
 	longname[PMU_NAME_LEN] = '\0';
 	CHECK(!pmu_name_valid(longname));
 	longname[PMU_NAME_LEN - 1] = '\0';
 	CHECK(pmu_name_valid(longname));
-
-	CHECK(pmu_is_core_name("cpu"));
-	CHECK(pmu_is_core_name("cpu_core"));
-	CHECK(pmu_is_core_name("cpu_atom"));
-	CHECK(pmu_is_core_name("armv8_pmuv3_0"));
-	CHECK(pmu_is_core_name("armv8_cortex_a53"));
-	CHECK(!pmu_is_core_name("msr"));
-	CHECK(!pmu_is_core_name("software"));
-	CHECK(!pmu_is_core_name("cpu2"));
-	CHECK(!pmu_is_core_name("uncore_imc_0"));
 }
 
 TEST(pmu_fixture_skylake)

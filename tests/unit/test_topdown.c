@@ -148,8 +148,8 @@ static void check_case(enum td_method m, const struct td_case *k)
 		test_fail(__FILE__, __LINE__, "%s: valid == %d, want %d", k->what, r.valid,
 			  k->valid);
 	if (!k->valid && nr_nan_fractions(&r) != (int)N(fractions))
-		test_fail(__FILE__, __LINE__, "%s: not measurable, but only %d of %zu fractions are NAN",
-			  k->what, nr_nan_fractions(&r), N(fractions));
+		test_fail(__FILE__, __LINE__, "%s: not measurable, but only %d of %zu "
+			  "fractions are NAN", k->what, nr_nan_fractions(&r), N(fractions));
 	for (size_t i = 0; k->valid && i < N(fractions); i++) {
 		double v = node_value(&r, &fractions[i]);
 
@@ -484,7 +484,8 @@ static const struct td_case intel_generic_cases[] = {
 	  .out = { OUT(bad_speculation, NAN), OUT(retiring, 0.25), OUT(frontend_bound, 0.15),
 		   OUT(backend_bound, 0.6) } },
 	/* slots ran, nothing else counted: not measurable, not 100% backend */
-	{ "only slots counted", .in = { GENERIC(40000, 0, 0, 0, 0) }, .out = { OUT(slots, 40000) } },
+	{ "only slots counted", .in = { GENERIC(40000, 0, 0, 0, 0) },
+	  .out = { OUT(slots, 40000) } },
 	/* zero and too few slots */
 	{ "zero slots", .in = { GENERIC(0, 100, 0, 0, 0) } },
 	{ "too few slots", .in = { GENERIC(996, 100, 0, 0, 0) } },
