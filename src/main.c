@@ -348,7 +348,7 @@ static int list_topdown(const char *sysfs, const struct options *o, char *err, s
 
 	if (td_discover(sysfs, o->level, &d, err, errlen))
 		return EXIT_RUNTIME;
-	td_discovery_print(&d, stdout);
+	td_discovery__print(&d, stdout);
 	return EXIT_OK;
 }
 

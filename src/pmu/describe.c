@@ -111,7 +111,7 @@ static void print_part(const struct td_discovery *d, int pi, FILE *f)
 		print_event(d, i, f);
 }
 
-void td_discovery_print(const struct td_discovery *d, FILE *f)
+void td_discovery__print(const struct td_discovery *d, FILE *f)
 {
 	print_cpu(d, f);
 	fprintf(f, "sysfs:        %s\n", d->sysfs_root);

@@ -194,7 +194,7 @@ int td_discover(const char *sysfs_root, int want_level, struct td_discovery *d, 
 	return 0;
 }
 
-void td_discovery_scales(const struct td_discovery *d, double scale[MAX_EVENTS])
+void td_discovery__scales(const struct td_discovery *d, double scale[MAX_EVENTS])
 {
 	for (int i = 0; i < MAX_EVENTS; i++)
 		scale[i] = i < d->events.nr && d->events.ev[i].scale > 0 ? d->events.ev[i].scale

@@ -343,7 +343,7 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 	return 0;
 }
 
-bool event_counts_in_place(const struct event_spec *e)
+bool event_spec__counts_in_place(const struct event_spec *e)
 {
 	if (e->type != PERF_TYPE_SOFTWARE)
 		return false;
@@ -359,12 +359,12 @@ bool event_counts_in_place(const struct event_spec *e)
 	}
 }
 
-bool event_is_cpu_clock(const struct event_spec *e)
+bool event_spec__is_cpu_clock(const struct event_spec *e)
 {
 	return e->type == PERF_TYPE_SOFTWARE && e->config == PERF_COUNT_SW_CPU_CLOCK;
 }
 
-void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr)
+void event_spec__to_attr(const struct event_spec *e, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);

@@ -9,8 +9,8 @@
 #include <string.h>
 #include "pmu/discover.h"
 
-const char *td_open_failure_reason(const struct td_discovery *d, int errnum, char *buf,
-				   size_t len)
+const char *td_discovery__open_failure_reason(const struct td_discovery *d, int errnum,
+					      char *buf, size_t len)
 {
 	enum td_method m = d && d->cfg.nr_parts ? d->cfg.parts[0].method : TD_METHOD_NONE;
 	bool vm = d && d->cpu.hypervisor;

@@ -155,15 +155,15 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 	return 0;
 }
 
-int pmu_format_width(const struct pmu_format *f)
+int pmu_format__width(const struct pmu_format *f)
 {
 	return __builtin_popcountll(f->mask);
 }
 
-int pmu_format_apply(const struct pmu_format *f, const char *term, __u64 val,
+int pmu_format__apply(const struct pmu_format *f, const char *term, __u64 val,
 		     __u64 cfg[NR_PMU_FIELDS], char *err, size_t errlen)
 {
-	int width = pmu_format_width(f);
+	int width = pmu_format__width(f);
 	__u64 out = 0;
 	int vbit = 0;
 
@@ -265,7 +265,7 @@ int pmu_terms_parse(const char *s, struct pmu_term *terms, int max, char *err, s
 
 static void cpus_set(struct pmu_cpus *cpus, int cpu)
 {
-	if (!pmu_cpus_has(cpus, cpu)) {
+	if (!pmu_cpus__has(cpus, cpu)) {
 		cpus->bits[cpu / 64] |= 1ULL << (cpu % 64);
 		cpus->nr++;
 	}
@@ -321,9 +321,9 @@ void pmu_cpus__format(const struct pmu_cpus *cpus, char *buf, size_t len)
 	for (int c = 0; c < MAX_CPUS; c++) {
 		int e = c;
 
-		if (!pmu_cpus_has(cpus, c))
+		if (!pmu_cpus__has(cpus, c))
 			continue;
-		while (e + 1 < MAX_CPUS && pmu_cpus_has(cpus, e + 1))
+		while (e + 1 < MAX_CPUS && pmu_cpus__has(cpus, e + 1))
 			e++;
 		if (used < len) {
 			if (e == c)
@@ -716,7 +716,7 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 		}
 		if (ret)
 			return ret;
-		ret = pmu_format_apply(&f, t->name, t->val, cfg, err, errlen);
+		ret = pmu_format__apply(&f, t->name, t->val, cfg, err, errlen);
 		if (ret)
 			return ret;
 	}

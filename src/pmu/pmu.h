@@ -55,11 +55,11 @@ struct pmu_cpus {
 int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errlen);
 
 /* Bits a format holds (1..64). */
-int pmu_format_width(const struct pmu_format *f);
+int pmu_format__width(const struct pmu_format *f);
 
 /* Clear the format's bits in *cfg* and scatter *val* into them; -ERANGE
  * when *val* does not fit. *term* only names it in the message. */
-int pmu_format_apply(const struct pmu_format *f, const char *term, __u64 val,
+int pmu_format__apply(const struct pmu_format *f, const char *term, __u64 val,
 		     __u64 cfg[NR_PMU_FIELDS], char *err, size_t errlen);
 
 /* "0x3c" (hex) or "60" (decimal), the whole string, at most 64 bits. */
@@ -72,7 +72,7 @@ int pmu_terms_parse(const char *s, struct pmu_term *terms, int max, char *err, s
 /* "0-3,8,10-11" (a trailing newline is fine, "" is the empty set). */
 int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t errlen);
 
-static inline bool pmu_cpus_has(const struct pmu_cpus *cpus, int cpu)
+static inline bool pmu_cpus__has(const struct pmu_cpus *cpus, int cpu)
 {
 	return cpu >= 0 && cpu < MAX_CPUS && (cpus->bits[cpu / 64] >> (cpu % 64)) & 1;
 }

@@ -57,12 +57,12 @@ static const char *const role_names[TD_NR_ROLES] = {
 	[TD_ARM_STALL_SLOT_BE] = "stall-slot-be",
 };
 
-void td_counts_init(struct td_counts *c)
+void td_counts__init(struct td_counts *c)
 {
 	memset(c, 0, sizeof(*c));
 }
 
-void td_counts_set(struct td_counts *c, enum td_role role, double value)
+void td_counts__set(struct td_counts *c, enum td_role role, double value)
 {
 	if ((unsigned int)role >= TD_NR_ROLES || isnan(value))
 		return;

@@ -116,10 +116,10 @@ struct td_result {
 };
 
 /* Zero every count and mark every role missing. */
-void td_counts_init(struct td_counts *c);
+void td_counts__init(struct td_counts *c);
 
 /* Record one count; a NAN value or an unknown role leaves the role missing. */
-void td_counts_set(struct td_counts *c, enum td_role role, double value);
+void td_counts__set(struct td_counts *c, enum td_role role, double value);
 
 /* The breakdown of one row; r is always fully written. */
 void td_compute(enum td_method m, const struct td_counts *c, struct td_result *r);

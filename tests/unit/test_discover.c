@@ -33,7 +33,7 @@ static void expect_ev(int line, int i, __u32 type, __u64 config, int leader, int
 		test_fail(__FILE__, line, "event %d missing (only %d)", i, d.events.nr);
 		return;
 	}
-	event_to_attr(e, &a);
+	event_spec__to_attr(e, &a);
 	if (a.type != type || a.config != config || a.config1 != 0 || e->leader != leader ||
 	    d.cfg.role[i] != role)
 		test_fail(__FILE__, line,
@@ -63,7 +63,7 @@ static void check_invariants(int line)
 
 		for (int j = i + 1; j < d.events.nr; j++)
 			leads_group |= d.events.ev[j].leader == i;
-		event_to_attr(e, &a);
+		event_spec__to_attr(e, &a);
 		if (!i)
 			first = a;
 		if (e->leader > i || d.events.ev[e->leader].leader != e->leader)
@@ -123,7 +123,7 @@ static const char *listing(void)
 
 	if (!f)
 		return "";
-	td_discovery_print(&d, f);
+	td_discovery__print(&d, f);
 	fclose(f);
 	return buf;
 }
@@ -280,8 +280,8 @@ TEST(discover_alderlake_hybrid)
 	CHECK_INT(core->ev_hi, 7);
 	CHECK(!core->all_cpus);
 	CHECK_INT(core->cpus.nr, 16);
-	CHECK(pmu_cpus_has(&core->cpus, 0) && pmu_cpus_has(&core->cpus, 15));
-	CHECK(!pmu_cpus_has(&core->cpus, 16));
+	CHECK(pmu_cpus__has(&core->cpus, 0) && pmu_cpus__has(&core->cpus, 15));
+	CHECK(!pmu_cpus__has(&core->cpus, 16));
 	expect_perf_metrics_l1(__LINE__);
 	EV(5, 4, 0x3c, 5, TD_CYCLES);
 	EV(6, 4, 0xc0, 6, TD_INSTRUCTIONS);
@@ -292,8 +292,8 @@ TEST(discover_alderlake_hybrid)
 	CHECK_INT(atom->ev_lo, 7);
 	CHECK_INT(atom->ev_hi, 12);
 	CHECK_INT(atom->cpus.nr, 8);
-	CHECK(pmu_cpus_has(&atom->cpus, 16) && pmu_cpus_has(&atom->cpus, 23));
-	CHECK(!pmu_cpus_has(&atom->cpus, 15));
+	CHECK(pmu_cpus__has(&atom->cpus, 16) && pmu_cpus__has(&atom->cpus, 23));
+	CHECK(!pmu_cpus__has(&atom->cpus, 15));
 	EV(7, 10, 0x3c, 7, TD_CYCLES);
 	EV(8, 10, 0xc2, 7, TD_RETIRING);
 	EV(9, 10, 0x71, 7, TD_FE_BOUND);
@@ -709,16 +709,16 @@ TEST(discover_vm_topdown_refused)
 	expect_perf_metrics_l1(__LINE__);
 	CHECK(d.cpu.hypervisor);
 	CHECK(has_note("running under a hypervisor"));
-	CHECK_HAS(td_open_failure_reason(&d, EINVAL, buf, sizeof(buf)),
+	CHECK_HAS(td_discovery__open_failure_reason(&d, EINVAL, buf, sizeof(buf)),
 		  "this VM lists slots and topdown-* events but the kernel refused them");
 	CHECK_HAS(buf, "does not virtualise PERF_METRICS");
 
 	discover(FX("icelake"), 1);
-	CHECK_HAS(td_open_failure_reason(&d, EINVAL, buf, sizeof(buf)),
+	CHECK_HAS(td_discovery__open_failure_reason(&d, EINVAL, buf, sizeof(buf)),
 		  "PERF_METRICS is not enumerated");
-	CHECK_HAS(td_open_failure_reason(&d, EBUSY, buf, sizeof(buf)), "NMI watchdog");
-	CHECK_HAS(td_open_failure_reason(&d, EACCES, buf, sizeof(buf)), "CAP_PERFMON");
-	CHECK_HAS(td_open_failure_reason(&d, EIO, buf, sizeof(buf)),
+	CHECK_HAS(td_discovery__open_failure_reason(&d, EBUSY, buf, sizeof(buf)), "NMI watchdog");
+	CHECK_HAS(td_discovery__open_failure_reason(&d, EACCES, buf, sizeof(buf)), "CAP_PERFMON");
+	CHECK_HAS(td_discovery__open_failure_reason(&d, EIO, buf, sizeof(buf)),
 		  "opening the perf_metrics TopDown events failed");
 }
 
@@ -816,7 +816,7 @@ static void compute(struct td_result *r, double *ipc)
 {
 	double scale[MAX_EVENTS];
 
-	td_discovery_scales(&d, scale);
+	td_discovery__scales(&d, scale);
 	metrics_compute(deltas, &d.cfg, scale, r, ipc);
 }
 

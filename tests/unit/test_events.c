@@ -115,15 +115,15 @@ TEST(events_counted_in_place)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		CHECK_INT(parse(SKL, cases[i].name), 0);
-		if (event_counts_in_place(&list.ev[0]) != cases[i].in_place)
+		if (event_spec__counts_in_place(&list.ev[0]) != cases[i].in_place)
 			test_fail(__FILE__, __LINE__, "%s: in place should be %d", cases[i].name,
 				  cases[i].in_place);
-		if (event_is_cpu_clock(&list.ev[0]) != cases[i].clock)
+		if (event_spec__is_cpu_clock(&list.ev[0]) != cases[i].clock)
 			test_fail(__FILE__, __LINE__, "%s: cpu-clock should be %d", cases[i].name,
 				  cases[i].clock);
 	}
 	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
-	CHECK(!event_counts_in_place(&list.ev[0]));
+	CHECK(!event_spec__counts_in_place(&list.ev[0]));
 }
 
 TEST(events_defaults)
@@ -320,7 +320,7 @@ TEST(events_attr)
 
 	CHECK_INT(parse(SKL, "cpu/mem-loads/,cs"), 0);
 	memset(&attr, 0xff, sizeof(attr));
-	event_to_attr(&list.ev[0], &attr);
+	event_spec__to_attr(&list.ev[0], &attr);
 	CHECK_INT(attr.size, sizeof(attr));
 	CHECK_INT(attr.type, 4);
 	CHECK_U64(attr.config, 0x1cd);
@@ -335,7 +335,7 @@ TEST(events_attr)
 	CHECK_INT(attr.exclude_kernel, 0);
 
 	list.ev[1].pinned = true;
-	event_to_attr(&list.ev[1], &attr);
+	event_spec__to_attr(&list.ev[1], &attr);
 	CHECK_INT(attr.type, 1);
 	CHECK_U64(attr.config, 3);
 	CHECK_INT(attr.pinned, 1);

@@ -84,41 +84,41 @@ TEST(pmu_format_apply_scatters_bits)
 	struct pmu_format all = { PMU_CONFIG, ~0ULL };
 	__u64 cfg[NR_PMU_FIELDS] = { 0 };
 
-	CHECK_INT(pmu_format_apply(&event, "event", 0x3c, cfg, err, sizeof(err)), 0);
-	CHECK_INT(pmu_format_apply(&any, "any", 1, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&event, "event", 0x3c, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&any, "any", 1, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0x20003c);
 
 	/* A later value replaces the field, other bits stay. */
-	CHECK_INT(pmu_format_apply(&event, "event", 0xc0, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&event, "event", 0xc0, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0x2000c0);
-	CHECK_INT(pmu_format_apply(&any, "any", 0, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&any, "any", 0, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0xc0);
 
 	/* AMD's 12-bit event select: the low 8 bits, then bits 32-35. */
 	memset(cfg, 0, sizeof(cfg));
-	CHECK_INT(pmu_format_apply(&amd, "event", 0x1d6, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&amd, "event", 0x1d6, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0x1000000d6ULL);
 	memset(cfg, 0, sizeof(cfg));
-	CHECK_INT(pmu_format_apply(&split, "umask", 0xabc, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&split, "umask", 0xabc, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0xa0000bc00ULL);
 
-	CHECK_INT(pmu_format_apply(&ldlat, "ldlat", 3, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&ldlat, "ldlat", 3, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG1], 3);
 	CHECK_U64(cfg[PMU_CONFIG2], 0);
 
-	CHECK_INT(pmu_format_apply(&all, "event", ~0ULL, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&all, "event", ~0ULL, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], ~0ULL);
 
 	/* Values wider than the field are refused, not truncated. */
 	memset(cfg, 0, sizeof(cfg));
-	CHECK_INT(pmu_format_apply(&event, "event", 0x100, cfg, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__apply(&event, "event", 0x100, cfg, err, sizeof(err)), -ERANGE);
 	CHECK(strstr(err, "does not fit term 'event'"));
 	CHECK(strstr(err, "8 bits"));
-	CHECK_INT(pmu_format_apply(&any, "any", 2, cfg, err, sizeof(err)), -ERANGE);
-	CHECK_INT(pmu_format_apply(&split, "umask", 0x1000, cfg, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__apply(&any, "any", 2, cfg, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__apply(&split, "umask", 0x1000, cfg, err, sizeof(err)), -ERANGE);
 	CHECK_U64(cfg[PMU_CONFIG], 0);
-	CHECK_INT(pmu_format_width(&split), 12);
-	CHECK_INT(pmu_format_width(&all), 64);
+	CHECK_INT(pmu_format__width(&split), 12);
+	CHECK_INT(pmu_format__width(&all), 64);
 }
 
 TEST(pmu_parse_u64_forms)
@@ -209,13 +209,13 @@ TEST(pmu_cpulist_parse_forms)
 
 	CHECK_INT(pmu_cpulist_parse("0-3,8", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 5);
-	CHECK(pmu_cpus_has(&c, 0) && pmu_cpus_has(&c, 3) && pmu_cpus_has(&c, 8));
-	CHECK(!pmu_cpus_has(&c, 4) && !pmu_cpus_has(&c, 9) && !pmu_cpus_has(&c, -1));
-	CHECK(!pmu_cpus_has(&c, MAX_CPUS));
+	CHECK(pmu_cpus__has(&c, 0) && pmu_cpus__has(&c, 3) && pmu_cpus__has(&c, 8));
+	CHECK(!pmu_cpus__has(&c, 4) && !pmu_cpus__has(&c, 9) && !pmu_cpus__has(&c, -1));
+	CHECK(!pmu_cpus__has(&c, MAX_CPUS));
 
 	CHECK_INT(pmu_cpulist_parse("0-3,8,10-11\n", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 7);
-	CHECK(pmu_cpus_has(&c, 11) && !pmu_cpus_has(&c, 12));
+	CHECK(pmu_cpus__has(&c, 11) && !pmu_cpus__has(&c, 12));
 
 	CHECK_INT(pmu_cpulist_parse("", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 0);
@@ -223,7 +223,7 @@ TEST(pmu_cpulist_parse_forms)
 	CHECK_INT(c.nr, 0);
 	CHECK_INT(pmu_cpulist_parse("5", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 1);
-	CHECK(pmu_cpus_has(&c, 5));
+	CHECK(pmu_cpus__has(&c, 5));
 	CHECK_INT(pmu_cpulist_parse("0,0-1,1", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 2);
 	CHECK_INT(pmu_cpulist_parse("0-4095", &c, err, sizeof(err)), 0);
@@ -536,13 +536,13 @@ TEST(pmu_read_cpus_files)
 
 	CHECK_INT(pmu_read_cpus(root, "cpu_core", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 8);
-	CHECK(pmu_cpus_has(&c, 7) && !pmu_cpus_has(&c, 8));
+	CHECK(pmu_cpus__has(&c, 7) && !pmu_cpus__has(&c, 8));
 	CHECK_INT(pmu_read_cpus(root, "cpu_atom", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 8);
-	CHECK(pmu_cpus_has(&c, 8) && pmu_cpus_has(&c, 15));
+	CHECK(pmu_cpus__has(&c, 8) && pmu_cpus__has(&c, 15));
 	CHECK_INT(pmu_read_cpus(root, "uncore_imc_0", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 2);
-	CHECK(pmu_cpus_has(&c, 24));
+	CHECK(pmu_cpus__has(&c, 24));
 	CHECK_INT(pmu_read_cpus(root, "bad", &c, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "bad/cpus"));
 	CHECK_INT(pmu_read_cpus(root, "software", &c, err, sizeof(err)), -ENOENT);

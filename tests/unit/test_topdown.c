@@ -53,7 +53,7 @@ static double node_value(const struct td_result *r, const struct node *n)
 
 static void set(struct td_counts *c, enum td_role role, double v)
 {
-	td_counts_set(c, role, v);
+	td_counts__set(c, role, v);
 }
 
 static double l1_sum(const struct td_result *r)
@@ -79,7 +79,7 @@ static void check_not_measurable(const struct td_result *r)
 /* Ice Lake+ L1 counts: topdown-{retiring,bad-spec,fe-bound,be-bound} */
 static void pm_l1(struct td_counts *c, double ret, double bad, double fe, double be)
 {
-	td_counts_init(c);
+	td_counts__init(c);
 	set(c, TD_RETIRING, ret);
 	set(c, TD_BAD_SPEC, bad);
 	set(c, TD_FE_BOUND, fe);
@@ -123,7 +123,7 @@ struct td_case {
 
 static void case_counts(const struct td_case *k, struct td_counts *c)
 {
-	td_counts_init(c);
+	td_counts__init(c);
 	c->slot_width = k->width;
 	c->arm_n2_erratum = k->n2_erratum;
 	for (int i = 0; i < MAX_CASE_ITEMS && k->in[i].set; i++)
@@ -232,7 +232,7 @@ TEST(topdown_counts_set)
 {
 	struct td_counts c;
 
-	td_counts_init(&c);
+	td_counts__init(&c);
 	for (int i = 0; i < TD_NR_ROLES; i++)
 		CHECK(!c.have[i]);
 	set(&c, TD_SLOTS, 42);
@@ -523,7 +523,7 @@ TEST(topdown_intel_generic_seed001_published)
 		struct td_counts c;
 		struct td_result r;
 
-		td_counts_init(&c);
+		td_counts__init(&c);
 		set(&c, TD_TOTAL_SLOTS, 10000);
 		set(&c, TD_SLOTS_RETIRED, rows[i].retired);
 		set(&c, TD_SLOTS_ISSUED, rows[i].issued);
