@@ -120,28 +120,30 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 	}
 	if (field < 0)
 		return errmsg(err, errlen, -EINVAL,
-			    "bad format '%s': field is not config, config1 or config2", s);
+			      "bad format '%s': field is not config, config1 or config2", s);
 
 	for (p = colon + 1;;) {
 		__u64 lo, hi;
 		int ret = parse_dec(&p, 1000, &lo);
 
 		if (ret == -EINVAL)
-			return errmsg(err, errlen, ret, "bad format '%s': expected a bit number", s);
+			return errmsg(err, errlen, ret, "bad format '%s': expected a bit number",
+				      s);
 		hi = lo;
 		if (!ret && *p == '-') {
 			p++;
 			ret = parse_dec(&p, 1000, &hi);
 			if (ret == -EINVAL)
 				return errmsg(err, errlen, ret,
-					    "bad format '%s': expected a bit number", s);
+					      "bad format '%s': expected a bit number", s);
 		}
 		if (ret || lo > 63 || hi > 63)
-			return errmsg(err, errlen, -ERANGE, "bad format '%s': bits must be 0-63", s);
+			return errmsg(err, errlen, -ERANGE, "bad format '%s': bits must be 0-63",
+				      s);
 		if (lo > hi)
 			return errmsg(err, errlen, -EINVAL,
-				    "bad format '%s': range %llu-%llu is reversed", s,
-				    (unsigned long long)lo, (unsigned long long)hi);
+				      "bad format '%s': range %llu-%llu is reversed", s,
+				      (unsigned long long)lo, (unsigned long long)hi);
 		for (__u64 b = lo; b <= hi; b++)
 			mask |= 1ULL << b;
 		if (!*p)
@@ -171,9 +173,9 @@ int pmu_format__apply(const struct pmu_format *f, const char *term, __u64 val,
 		return errmsg(err, errlen, -EINVAL, "term '%s' has an empty format", term);
 	if (width < 64 && val >> width)
 		return errmsg(err, errlen, -ERANGE,
-			    "value %#llx does not fit term '%s' (%d bits, max %#llx)",
-			    (unsigned long long)val, term, width,
-			    (unsigned long long)((1ULL << width) - 1));
+			      "value %#llx does not fit term '%s' (%d bits, max %#llx)",
+			      (unsigned long long)val, term, width,
+			      (unsigned long long)((1ULL << width) - 1));
 	for (int b = 0; b < 64; b++) {
 		if (!(f->mask >> b & 1))
 			continue;
@@ -206,8 +208,8 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 		return errmsg(err, errlen, -EINVAL, "term name '%.*s...' is too long", 16, s);
 	for (size_t i = 0; i < nlen; i++)
 		if (!term_char(s[i]))
-			return errmsg(err, errlen, -EINVAL, "bad character in term '%.*s'", (int)len,
-				    s);
+			return errmsg(err, errlen, -EINVAL, "bad character in term '%.*s'",
+				      (int)len, s);
 	if (s[0] == '.')
 		return errmsg(err, errlen, -EINVAL, "bad term name '%.*s'", (int)nlen, s);
 	memcpy(t->name, s, nlen);
@@ -232,7 +234,7 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 	ret = pmu_parse_u64(val, &t->val);
 	if (ret == -ERANGE)
 		return errmsg(err, errlen, ret, "value '%s' of term '%s' does not fit in 64 bits",
-			    val, t->name);
+			      val, t->name);
 	if (ret)
 		return errmsg(err, errlen, ret, "bad value '%s' for term '%s'", val, t->name);
 	return 0;
@@ -292,23 +294,23 @@ int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t er
 			ret = parse_dec(&p, UINT64_MAX, &hi);
 		}
 		if (ret == -EINVAL)
-			return errmsg(err, errlen, ret, "bad CPU list '%.*s': expected a CPU number",
-				    (int)len, s);
+			return errmsg(err, errlen, ret,
+				      "bad CPU list '%.*s': expected a CPU number", (int)len, s);
 		if (ret || lo >= MAX_CPUS || hi >= MAX_CPUS)
 			return errmsg(err, errlen, -ERANGE,
-				    "bad CPU list '%.*s': CPUs must be below %d", (int)len, s,
-				    MAX_CPUS);
+				      "bad CPU list '%.*s': CPUs must be below %d", (int)len, s,
+				      MAX_CPUS);
 		if (lo > hi)
 			return errmsg(err, errlen, -EINVAL,
-				    "bad CPU list '%.*s': range %llu-%llu is reversed", (int)len, s,
-				    (unsigned long long)lo, (unsigned long long)hi);
+				      "bad CPU list '%.*s': range %llu-%llu is reversed", (int)len,
+				      s, (unsigned long long)lo, (unsigned long long)hi);
 		for (__u64 c = lo; c <= hi; c++)
 			cpus_set(cpus, (int)c);
 		if ((size_t)(p - s) == len)
 			return 0;
 		if (*p != ',')
 			return errmsg(err, errlen, -EINVAL, "bad CPU list '%.*s': junk at '%.*s'",
-				    (int)len, s, (int)(len - (p - s)), p);
+				      (int)len, s, (int)(len - (p - s)), p);
 		p++;
 	}
 }
@@ -327,7 +329,8 @@ void pmu_cpus__format(const struct pmu_cpus *cpus, char *buf, size_t len)
 			e++;
 		if (used < len) {
 			if (e == c)
-				used += snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+				used += snprintf(buf + used, len - used, "%s%d", used ? "," : "",
+						 c);
 			else
 				used += snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "",
 						 c, e);
@@ -349,7 +352,8 @@ static int pmu_path(char *buf, size_t len, const char *root, const char *pmu, co
 	n = snprintf(buf, len, "%s/" DEVICES_DIR "/%s%s%s%s%s%s", root, pmu, sub ? "/" : "",
 		     sub ? sub : "", name ? "/" : "", name ? name : "", suffix ? suffix : "");
 	if (n < 0 || (size_t)n >= len)
-		return errmsg(err, errlen, -ENAMETOOLONG, "sysfs path under '%s' is too long", root);
+		return errmsg(err, errlen, -ENAMETOOLONG, "sysfs path under '%s' is too long",
+			      root);
 	return 0;
 }
 
@@ -365,7 +369,8 @@ static int read_file(const char *path, char *buf, size_t len, char *err, size_t 
 	if (n == -EILSEQ)
 		return errmsg(err, errlen, -EINVAL, "failed to read %s: binary content", path);
 	if (n < 0)
-		return errmsg(err, errlen, (int)n, "failed to read %s: %s", path, strerror((int)-n));
+		return errmsg(err, errlen, (int)n, "failed to read %s: %s", path,
+			      strerror((int)-n));
 	return 0;
 }
 
@@ -375,7 +380,7 @@ static int check_printable(const char *path, const char *s, char *err, size_t er
 	for (; *s; s++)
 		if (!isprint((unsigned char)*s))
 			return errmsg(err, errlen, -EINVAL,
-				    "bad content in %s: unprintable character", path);
+				      "bad content in %s: unprintable character", path);
 	return 0;
 }
 
@@ -416,7 +421,7 @@ int pmu_read_type(const char *root, const char *pmu, __u32 *type, char *err, siz
 	ret = parse_dec(&p, UINT32_MAX, &v);
 	if (ret || *p)
 		return errmsg(err, errlen, ret == -ERANGE ? ret : -EINVAL,
-			    "bad type '%s' for PMU '%s'", buf, pmu);
+			      "bad type '%s' for PMU '%s'", buf, pmu);
 	*type = (__u32)v;
 	return 0;
 }
@@ -518,7 +523,7 @@ int pmu_read_unit(const char *root, const char *pmu, const char *event, char *un
 		return ret;
 	if (strlen(buf) >= unitlen)
 		return errmsg(err, errlen, -E2BIG, "unit '%s' of %s/%s/ is too long (max %zu)", buf,
-			    pmu, event, unitlen ? unitlen - 1 : 0);
+			      pmu, event, unitlen ? unitlen - 1 : 0);
 	strcpy(unit, buf);
 	return 0;
 }
@@ -534,8 +539,8 @@ int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char
 
 	buf = malloc(CPULIST_FILE_LEN);
 	if (!buf)
-		return errmsg(err, errlen, -ENOMEM, "failed to read CPUs of PMU '%s': out of memory",
-			    pmu);
+		return errmsg(err, errlen, -ENOMEM,
+			      "failed to read CPUs of PMU '%s': out of memory", pmu);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ret == -ENOENT; i++) {
 		ret = read_pmu_file(root, pmu, NULL, files[i], NULL, buf, CPULIST_FILE_LEN, err,
 				    errlen);
@@ -699,8 +704,8 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 
 		if (t->placeholder)
 			return errmsg(err, errlen, -EINVAL,
-				    "term '%s' of PMU '%s' needs a value ('%s=?')", t->name, pmu,
-				    t->name);
+				      "term '%s' of PMU '%s' needs a value ('%s=?')", t->name, pmu,
+				      t->name);
 		ret = pmu_read_format(root, pmu, t->name, &f, err, errlen);
 		if (ret == -ENOENT && (field = whole_field(t->name)) >= 0) {
 			cfg[field] = t->val;
@@ -711,8 +716,8 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 
 			format_names(root, pmu, valid, sizeof(valid));
 			return errmsg(err, errlen, -ENOENT, "unknown term '%s' for PMU '%s' (%s%s)",
-				    t->name, pmu, valid[0] ? "valid: " : "it has no format terms",
-				    valid);
+				      t->name, pmu, valid[0] ? "valid: " : "it has no format terms",
+				      valid);
 		}
 		if (ret)
 			return ret;
