@@ -63,7 +63,8 @@ void td_discovery__build(struct td_discovery *d, const struct td_plan *plans, in
 /* groups.c: forget every event and part, keep the first nr_notes notes. */
 void td_discovery__reset_events(struct td_discovery *d, int nr_notes);
 
-/* groups.c: one group, its first event the pinned leader; all or nothing. */
+/* groups.c: one group, its first event the pinned leader; -1 and b->why when an
+ * event fails, and the part's events are then dropped as a whole. */
 int td_build__group(struct td_build *b, const struct td_ev_def *defs, int n);
 
 /* groups.c: a free-running event that is not part of any group. */

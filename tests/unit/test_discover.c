@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* discover.c: the method, groups, roles and parts built for every fixture
- * CPU, variants of them in scratch trees, --list, and counts through
- * metrics_compute() with the discovered roles. */
+/* TopDown discovery (pmu/discover*.c, sysinfo.c, groups.c, describe.c,
+ * open_failure.c): the method, groups, roles and parts built for every
+ * fixture CPU, variants of them in scratch trees, --list, the open failure
+ * reasons, and counts through metrics_compute() with the discovered roles. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
