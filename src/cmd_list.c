@@ -11,7 +11,7 @@ int cmd_list(const struct options *o, const char *sysfs, char *err, size_t errle
 
 	if (td_discover(sysfs, o->level, &d, err, errlen))
 		return EXIT_RUNTIME;
-	td_discovery_print(&d, stdout);
+	td_discovery__print(&d, stdout);
 	return EXIT_OK;
 }
 

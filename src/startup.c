@@ -206,12 +206,12 @@ static int open_topdown(struct startup *st, const struct options *o, struct live
 	st->events = d->events;
 	ret = open_live(st, o, &d->cfg, live, err, sizeof(err));
 	if (ret) {
-		td_open_failure_reason(d, -ret, why, whylen);
+		td_discovery__open_failure_reason(d, -ret, why, whylen);
 		return ret;
 	}
 	pipeline__init(&st->pipe, &st->events);
 	st->pipe.cfg = d->cfg;
-	td_discovery_scales(d, st->pipe.scale);
+	td_discovery__scales(d, st->pipe.scale);
 	st->pipe.topdown = true;
 	st->level = o->level < d->cfg.max_level ? o->level : d->cfg.max_level;
 	set_method(st, &d->cfg);

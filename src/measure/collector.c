@@ -101,7 +101,7 @@ static void cpu_range(const struct collector *c, int cpu, int *lo, int *hi)
 	for (int p = 0; p < cfg->nr_parts && p < MAX_TD_PARTS; p++) {
 		const struct td_part *part = &cfg->parts[p];
 
-		if (part->all_cpus || pmu_cpus_has(&part->cpus, cpu)) {
+		if (part->all_cpus || pmu_cpus__has(&part->cpus, cpu)) {
 			*lo = part->ev_lo;
 			*hi = part->ev_hi;
 			return;
@@ -136,7 +136,7 @@ static int open_cpu(struct collector *c, int cpu, char *err, size_t errlen)
 
 		if (e->leader != i)
 			group_fd = c->fds[e->leader * c->ncpus + cpu];
-		event_to_attr(e, &attr);
+		event_spec__to_attr(e, &attr);
 		fd = perf_event_open(&attr, cpu, group_fd);
 		if (fd < 0 && errno == ENODEV) {
 			close_cpu(c, cpu);
@@ -190,7 +190,7 @@ static void reopen_returned_cpus(struct collector *c)
 	if (!ok || pmu_cpulist_parse(buf, &now, err, sizeof(err)))
 		return;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		bool was = pmu_cpus_has(&c->online, cpu), is = pmu_cpus_has(&now, cpu);
+		bool was = pmu_cpus__has(&c->online, cpu), is = pmu_cpus__has(&now, cpu);
 
 		if (is && !was) {
 			close_cpu(c, cpu);
@@ -231,9 +231,9 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 	for (int i = 0; i < c->nr_events; i++) {
 		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
 			always_on |= 1u << i;
-		if (event_counts_in_place(&opts->events->ev[i]))
+		if (event_spec__counts_in_place(&opts->events->ev[i]))
 			in_memory |= 1u << i;
-		if (clock_event == MAX_EVENTS && event_is_cpu_clock(&opts->events->ev[i]))
+		if (clock_event == MAX_EVENTS && event_spec__is_cpu_clock(&opts->events->ev[i]))
 			clock_event = i;
 	}
 	if (mem && !in_memory)
