@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#define RECORD_INTERNAL
 #include "record/record.h"
 #include "record/cgroup_table.h"
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "record/record.h"
 #include "record/codec.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#define RECORD_INTERNAL
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
