@@ -268,7 +268,7 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
-json_t *rec_header_json(const struct rec_header *h, int *digits)
+json_t *rec_header__json(const struct rec_header *h, int *digits)
 {
 	json_t *o = json_object(), *events = json_array(), *pmus = json_array();
 
@@ -423,8 +423,8 @@ static int parse_options(struct rec_ctx *c, const json_t *j, struct rec_header *
 	return 0;
 }
 
-int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, char *err,
-		     size_t errlen)
+int rec_header__parse(struct rec_header *h, const json_t *j, unsigned long line, char *err,
+		      size_t errlen)
 {
 	struct rec_ctx c = { .line = line, .prefix = "", .err = err, .errlen = errlen };
 	char format[32];

@@ -129,7 +129,7 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 		return NULL;
 	}
 	gzbuffer(r->gz, WRITE_BUFFER);
-	line = rec_header_json(h, &digits);
+	line = rec_header__json(h, &digits);
 	if (put_new(r, line, digits, err, errlen) || flush(r, err, errlen)) {
 		gzclose_w(r->gz);
 		free(r->line);
