@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The live sample stream over the collector: each snapshot turned into the
+ * interval's deltas, tdtop's own cost measured, and tasks whose end the
+ * kernel never reported found and ended.
+ */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Room in a snapshot's task arrays, which every read of the maps reuses. */
 #include <errno.h>
 #include <stdlib.h>
 #include "measure/snapshot.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tdtop report --diff: per-key sums of two recordings, compared and
+ * printed as text, CSV or JSON Lines.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

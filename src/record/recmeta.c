@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Between a recording's header and the pipeline: the events, TopDown parts
+ * and roles written when recording, and read back so a replay computes
+ * TopDown the way the live run did.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "pmu/discover.h"
