@@ -11,11 +11,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "measure/collector.h"
+#include "util/clock.h"
 #include "tdtop.skel.h"
 
 /* A flush pass that took longer than twice the fastest one plus
@@ -45,22 +45,6 @@ static bool verbose_libbpf;
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return verbose_libbpf ? vfprintf(stderr, fmt, ap) : 0;
-}
-
-static double now_s(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static int perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -503,7 +487,7 @@ int collector__snapshot(struct collector *c, struct snapshot *snap)
 	snap->half = c->skel->bss->epoch & 1;
 	__atomic_store_n(&c->skel->bss->epoch, c->skel->bss->epoch + 1, __ATOMIC_SEQ_CST);
 	snap->flip_ns = mono_ns();
-	snap->real_s = now_s(CLOCK_REALTIME);
+	snap->real_s = clock_s(CLOCK_REALTIME);
 	flush_cpus(c);
 	snap->mono_s = snap->flip_ns / 1e9;
 	ret = read_cpu_states(c, snap);

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include "measure/live.h"
+#include "util/clock.h"
 
 /* The initial PID namespace's inode number (PROC_PID_INIT_INO). */
 #define INIT_PID_NS_INO 0xEFFFFFFCU
@@ -20,21 +20,13 @@
  * even. */
 #define SWEEP_EVERY 10
 
-static double clock_s(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The BPF cost is sampled one interval in this many. */
 #define STATS_EVERY 10
 
 /* tdtop's own cost: kernel side per switch (sampled), and its CPU use. */
 static void measure_self(struct live *l)
 {
-	double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID), now = clock_s(CLOCK_MONOTONIC);
+	double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID), now = mono_s();
 	__u64 ns, runs;
 
 	l->self_cpu_pct = l->mono_s > 0 && now > l->mono_s
@@ -75,7 +67,7 @@ static int sweep_dead(struct live *l)
 	 * reaped may still be making its last switch, whose charge must land
 	 * before its entry is freed.
 	 */
-	__u64 now = (__u64)(clock_s(CLOCK_MONOTONIC) * 1e9);
+	__u64 now = mono_ns();
 
 	for (size_t i = 0; i < t->nr; i++) {
 		if (t->tasks[i].key.tid % SWEEP_EVERY != phase || tracker__val(t, i)->exited)
