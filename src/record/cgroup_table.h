@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "util/keyindex.h"
 
 struct rec_cgroup {
 	__u64 id;
@@ -26,10 +27,8 @@ struct rec_cgroup {
 struct rec_cgroups {
 	struct rec_cgroup *ent;		/* in order of first appearance */
 	size_t nr, cap;
-	unsigned int *by_id;		/* open addressing, entry index + 1; 0: empty */
-	size_t id_cap;
-	unsigned int *by_path;		/* the same, by path; may hold stale slots */
-	size_t path_cap, path_used;
+	struct key_index by_id;
+	struct key_index by_path;	/* may hold the slots of replaced paths */
 	__u64 gen;
 };
 
