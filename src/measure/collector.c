@@ -5,6 +5,7 @@
  * out. Nothing is pinned, so everything goes away with the process.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 #include <bpf/libbpf.h>
 #include "measure/collector.h"
 #include "util/clock.h"
+#include "util/errmsg.h"
+#include "util/fileio.h"
 #include "tdtop.skel.h"
 
 /* A flush pass that took longer than twice the fastest one plus
@@ -32,6 +35,7 @@ struct collector {
 	struct event_list events;	/* what each CPU opens */
 	struct td_config parts;		/* nr_parts 0: every CPU opens every event */
 	struct pmu_cpus online;		/* CPUs whose events are open */
+	char online_path[PATH_MAX];	/* the sysfs list of online CPUs */
 	int stats_fd;		/* holds the kernel's BPF run-time stats on */
 	struct bpf_program *switch_prog;	/* the sched_switch program loaded */
 	struct change_list *changes;	/* the change lists, mapped */
@@ -166,12 +170,9 @@ static void reopen_returned_cpus(struct collector *c)
 {
 	struct pmu_cpus now;
 	char buf[4096], err[256];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	bool ok = f && fgets(buf, sizeof(buf), f);
 
-	if (f)
-		fclose(f);
-	if (!ok || pmu_cpulist_parse(buf, &now, err, sizeof(err)))
+	if (read_small_file(c->online_path, buf, sizeof(buf)) <= 0 ||
+	    pmu_cpulist_parse(buf, &now, err, sizeof(err)))
 		return;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		bool was = pmu_cpus_has(&c->online, cpu), is = pmu_cpus_has(&now, cpu);
@@ -275,6 +276,11 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	c->stats_fd = -1;
 	c->nr_events = opts->events->nr;
+	if ((size_t)snprintf(c->online_path, sizeof(c->online_path), "%s/devices/system/cpu/online",
+			     opts->sysfs ? opts->sysfs : "/sys") >= sizeof(c->online_path)) {
+		ret = errmsg(err, errlen, -ENAMETOOLONG, "sysfs root too long: %s", opts->sysfs);
+		goto fail;
+	}
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0 || c->ncpus > MAX_CPUS) {
 		snprintf(err, errlen, "failed to count possible CPUs");
