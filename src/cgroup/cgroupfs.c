@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cgroup/cgroupfs.h"
+#include "util/errmsg.h"
 #include "util/fileio.h"
 #include "util/grow.h"
 
@@ -233,10 +234,8 @@ static int resolve_fail(int ret, char *err, size_t errlen, const char *user_path
 	size_t n = strlen(user_path);
 	int shown = n > 200 ? 200 : (int)n;
 
-	if (err && errlen)
-		snprintf(err, errlen, "failed to resolve cgroup '%.*s%s': %s", shown, user_path,
-			 user_path[shown] ? "..." : "", why);
-	return ret;
+	return errmsg(err, errlen, ret, "failed to resolve cgroup '%.*s%s': %s", shown, user_path,
+		      user_path[shown] ? "..." : "", why);
 }
 
 /* "/a//./b/" -> "/a/b" in *rel*; "" for the root. */

@@ -133,17 +133,16 @@ static int open_cpu(struct collector *c, int cpu, char *err, size_t errlen)
 		if (fd < 0) {
 			int e_no = errno;
 
-			snprintf(err, errlen, "failed to open event '%s' on CPU %d: %s%s", e->name,
-				 cpu, strerror(e_no), open_hint(e_no));
-			return -e_no;
+			return errmsg(err, errlen, -e_no, "failed to open event '%s' on CPU %d: %s%s",
+				      e->name, cpu, strerror(e_no), open_hint(e_no));
 		}
 		c->fds[key] = fd;
 		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
 			int e_no = errno;
 
-			snprintf(err, errlen, "failed to add event '%s' on CPU %d to the BPF map: %s",
-				 e->name, cpu, strerror(e_no));
-			return -e_no;
+			return errmsg(err, errlen, -e_no,
+				      "failed to add event '%s' on CPU %d to the BPF map: %s", e->name,
+				      cpu, strerror(e_no));
 		}
 	}
 	c->online.bits[cpu / 64] |= 1ULL << (cpu % 64);
@@ -270,29 +269,25 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	libbpf_set_print(libbpf_print);
 
 	c = calloc(1, sizeof(*c));
-	if (!c) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!c)
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
 	c->stats_fd = -1;
 	c->nr_events = opts->events->nr;
 	if ((size_t)snprintf(c->online_path, sizeof(c->online_path), "%s/devices/system/cpu/online",
 			     opts->sysfs ? opts->sysfs : "/sys") >= sizeof(c->online_path)) {
-		ret = errmsg(err, errlen, -ENAMETOOLONG, "sysfs root too long: %s", opts->sysfs);
+		ret = errmsg(err, errlen, -ENAMETOOLONG, "sysfs root is too long: %s", opts->sysfs);
 		goto fail;
 	}
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0 || c->ncpus > MAX_CPUS) {
-		snprintf(err, errlen, "failed to count possible CPUs");
-		ret = -EINVAL;
+		ret = errmsg(err, errlen, -EINVAL, "failed to count possible CPUs");
 		goto fail;
 	}
 	/* per-CPU map values are padded to 8 bytes per CPU */
 	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
 	c->fds = malloc(sizeof(int) * nr_counters(c));
 	if (!c->percpu_buf || !c->fds) {
-		snprintf(err, errlen, "out of memory");
-		ret = -ENOMEM;
+		ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < c->nr_events * c->ncpus; i++)
@@ -307,10 +302,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		ret = load_skel(c, opts, false);
 	}
 	if (ret) {
-		snprintf(err, errlen, "failed to load BPF program: %s%s", strerror(-ret),
-			 ret == -EPERM || ret == -EACCES
-				 ? " (needs root, or CAP_BPF and CAP_PERFMON)"
-				 : " (run with -v for the verifier log)");
+		errmsg(err, errlen, ret, "failed to load BPF program: %s%s", strerror(-ret),
+		       ret == -EPERM || ret == -EACCES ? " (needs root, or CAP_BPF and CAP_PERFMON)"
+						       : " (run with -v for the verifier log)");
 		goto fail;
 	}
 	c->events = *opts->events;
@@ -319,20 +313,19 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	ret = open_counters(c, err, errlen);
 	if (ret)
 		goto fail;
-	ret = init_cpu_states(c);
-	if (ret) {
+	if (init_cpu_states(c)) {
 		ret = -errno;
-		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
+		errmsg(err, errlen, ret, "failed to initialise per-CPU state: %s", strerror(-ret));
 		goto fail;
 	}
 	ret = map_changes(c);
 	if (ret) {
-		snprintf(err, errlen, "failed to map the change lists: %s", strerror(-ret));
+		errmsg(err, errlen, ret, "failed to map the change lists: %s", strerror(-ret));
 		goto fail;
 	}
 	ret = tdtop_bpf__attach(c->skel);
 	if (ret) {
-		snprintf(err, errlen, "failed to attach to sched_switch: %s", strerror(-ret));
+		errmsg(err, errlen, ret, "failed to attach to sched_switch: %s", strerror(-ret));
 		goto fail;
 	}
 	*out = c;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "measure/live.h"
 #include "util/clock.h"
+#include "util/errmsg.h"
 
 /* The initial PID namespace's inode number (PROC_PID_INIT_INO). */
 #define INIT_PID_NS_INO 0xEFFFFFFCU
@@ -98,22 +99,16 @@ int live__next(struct live *l, struct sample *out, char *err, size_t errlen)
 {
 	int ret = collector__snapshot(l->col, &l->snap);
 
-	if (ret) {
-		snprintf(err, errlen, "failed to read the BPF maps: %s", strerror(-ret));
-		return -1;
-	}
+	if (ret)
+		return errmsg(err, errlen, -1, "failed to read the BPF maps: %s", strerror(-ret));
 	ret = tracker__update(&l->tracker, &l->snap, collector__ncpus(l->col), out);
-	if (ret < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (ret < 0)
+		return errmsg(err, errlen, -1, "out of memory");
 	/* reported for the last time: free their kernel entries */
 	collector__forget(l->col, l->tracker.gone, l->tracker.nr_gone);
 	measure_self(l);
-	if (sweep_dead(l)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (sweep_dead(l))
+		return errmsg(err, errlen, -1, "out of memory");
 	return ret;
 }
 
