@@ -146,6 +146,7 @@ static int open_live(struct startup *st, const struct options *o, const struct t
 {
 	struct collector_opts copts = {
 		.events = &st->events,
+		.sysfs = st->sysfs,
 		.parts = parts,
 		.max_tasks = o->max_tasks,
 		.helper_reads = o->helper_reads,
@@ -233,6 +234,7 @@ static int startup__open(struct startup *st, const struct options *o, const char
 
 	memset(st, 0, sizeof(*st));
 	st->by_cgroup = by_cgroup;
+	st->sysfs = sysfs;
 	st->level = 1;
 	snprintf(st->method, sizeof(st->method), "none");
 	if (o->events) {

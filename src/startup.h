@@ -34,6 +34,7 @@ struct startup {
 	char notice[TD_REASON_LEN + 128]; /* fallback or caveat, "" when none */
 	char title[256];		/* CPU model and method, for headers */
 	bool by_cgroup;			/* tasks are charged per cgroup */
+	const char *sysfs;		/* the sysfs root, for the collector too */
 };
 
 struct session {
