@@ -25,6 +25,13 @@
 int fmt_double(char *buf, size_t size, double v);
 
 /*
+ * *v* rounded to *decimals* (0..9) digits after the point, so that
+ * fmt_double() writes no more: 0.050000000000000044 becomes 0.05. A
+ * value too large for it to matter, and NaN, come back as they are.
+ */
+double fmt_round(double v, int decimals);
+
+/*
  * Compact human count, at most 5 characters: integers below 10000 as is
  * ("1234"), then three significant digits with an SI suffix K, M, G, T,
  * P, E (powers of 1000: "12.3K", "4.56M", "789G"). Every event uses the
