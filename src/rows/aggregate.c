@@ -412,6 +412,13 @@ static void interval_from_sample(struct interval *iv, const struct sample *s, in
 	iv->switches = s->switches;
 }
 
+static enum row_kind view_row_kind(const struct view *v)
+{
+	if (v->by == BY_CGROUP && v->cg)
+		return ROW_CGROUP;
+	return v->by == BY_THREAD ? ROW_THREAD : ROW_PROCESS;
+}
+
 int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv)
 {
@@ -420,6 +427,7 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	int ret;
 
 	interval_from_sample(iv, s, nr_events, names);
+	iv->row_kind = view_row_kind(v);
 	tasks = malloc((s->nr ? s->nr : 1) * sizeof(*tasks));
 	if (!tasks)
 		return -ENOMEM;

@@ -57,9 +57,11 @@ struct interval {
 	__u64 dropped;		/* slices charged to no task: map full */
 	__u64 read_errors;	/* counter reads that failed */
 	__u64 switches;
+	enum row_kind row_kind;	/* what the view makes rows of, also when there are none */
 	bool topdown;		/* rows carry a TopDown breakdown */
 	bool cgroups;		/* rows carry their cgroup */
 	int level;		/* TopDown level shown: 1 or 2 */
+	bool smt_contention;	/* the method measures SMT contention (AMD) */
 	const char *method;	/* td_method_name(), or "none" */
 	struct td_result td;	/* all tasks together, idle excluded */
 	double ipc;

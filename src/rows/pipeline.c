@@ -52,6 +52,8 @@ int pipeline__build(const struct pipeline *p, const struct sample *s, const stru
 	iv->topdown = p->topdown;
 	iv->cgroups = v->cg != NULL;
 	iv->level = level;
+	for (int i = 0; i < p->cfg.nr_parts; i++)
+		iv->smt_contention |= p->topdown && p->cfg.parts[i].method == TD_AMD_ZEN;
 	iv->bpf_ns_per_switch = NAN;
 	iv->self_cpu_pct = NAN;
 	metrics_fill(iv, &p->cfg, p->scale);
