@@ -52,6 +52,31 @@ int sort_key__parse(const char *s, const char *const *names, int nr_names, struc
 	return -1;
 }
 
+const char *sort_key__name(const struct sort_key *k, const char *const *names, int nr_names)
+{
+	switch (k->kind) {
+	case SORT_CPU:
+		return "cpu";
+	case SORT_PID:
+		return "pid";
+	case SORT_COMM:
+		return "comm";
+	case SORT_EVENT:
+		if (k->event >= 0 && k->event < nr_names && names && names[k->event])
+			return names[k->event];
+		return "?";
+	case SORT_TD:
+		if (k->field == TD_SORT_IPC)
+			return "ipc";
+		if (k->field == TD_SORT_SLOTS)
+			return "slots";
+		if (k->field >= 0 && k->field < nr_td_fields)
+			return td_fields[k->field].sort;
+		return "?";
+	}
+	return "?";
+}
+
 static bool pid_wanted(const struct view *v, __u32 pid)
 {
 	if (!v->nr_pids)

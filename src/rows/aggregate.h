@@ -65,6 +65,9 @@ struct view {
  */
 int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
 
+/* "cpu", "pid", "comm", a TopDown field or the event's name ("?" if out of range). */
+const char *sort_key__name(const struct sort_key *k, const char *const *names, int nr_names);
+
 /*
  * Build *iv* from *s*: grouped and filtered rows, unsorted. iv->rows is
  * allocated (free with interval__free_rows); the event names are borrowed.

@@ -82,6 +82,8 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 		snprintf(st->comm, sizeof(st->comm), "%s", o->view.comm);
 	st->list.page = 1;
 	st->detail.page = 1;
+	if (o->note && *o->note)
+		set_msg(st, true, o->note);
 	return 0;
 }
 
@@ -136,31 +138,6 @@ static bool same_key(const struct sort_key *a, const struct sort_key *b)
 	if (a->kind == SORT_TD)
 		return a->field == b->field;
 	return true;
-}
-
-const char *tui_sort_name(const struct sort_key *k, const char *const *names, int nr_names)
-{
-	switch (k->kind) {
-	case SORT_CPU:
-		return "cpu";
-	case SORT_PID:
-		return "pid";
-	case SORT_COMM:
-		return "comm";
-	case SORT_EVENT:
-		if (k->event >= 0 && k->event < nr_names && names && names[k->event])
-			return names[k->event];
-		return "?";
-	case SORT_TD:
-		if (k->field == TD_SORT_IPC)
-			return "ipc";
-		if (k->field == TD_SORT_SLOTS)
-			return "slots";
-		if (k->field >= 0 && k->field < nr_td_fields)
-			return td_fields[k->field].sort;
-		return "?";
-	}
-	return "?";
 }
 
 /* Position of the current key in the cycle, -1 when it is not offered now. */

@@ -350,7 +350,7 @@ static const char *sort_name(const struct tui *t)
 {
 	if (t->st.by == BY_CGROUP && t->st.sort.kind == SORT_COMM)
 		return "name";
-	return tui_sort_name(&t->st.sort, t->o->names, t->o->nr_events);
+	return sort_key__name(&t->st.sort, t->o->names, t->o->nr_events);
 }
 
 static const char *prompt_label(enum tui_prompt p)

@@ -64,6 +64,8 @@ struct tui_opts {
 	int nr_events;
 	bool topdown;		/* TopDown columns, else event count and rate columns */
 	bool color;		/* false for NO_COLOR (also read here) or --no-color */
+	const char *note;	/* a warning for the status line at start (a -s without
+				 * values here), or NULL */
 };
 
 #endif /* __TDTOP_TUI_VIEW_H */

@@ -41,7 +41,7 @@ static unsigned int type(struct tui_state *st, const char *s)
 
 static const char *sort_name(const struct tui_state *st)
 {
-	return tui_sort_name(&st->sort, names3, 3);
+	return sort_key__name(&st->sort, names3, 3);
 }
 
 /* Rows with PIDs pids[0..n) in that order. */
@@ -488,7 +488,7 @@ TEST(tui_state_init_copies_the_view)
 	CHECK_STR(v.comm, "sshd");
 	CHECK_INT(v.top, 5);
 	CHECK_INT(v.by, BY_THREAD);
-	CHECK_STR(tui_sort_name(&v.sort, names3, 3), "context-switches");
+	CHECK_STR(sort_key__name(&v.sort, names3, 3), "context-switches");
 	/* the cgroup filter stays in every view */
 	o.view.within = 42;
 	o.view.cgroup_depth = 3;
@@ -761,4 +761,19 @@ TEST(tui_cgroup_name_filter_is_the_path)
 	type(&st, "c/\n");
 	CHECK_STR(st.cg_filter, "");
 	CHECK_STR(st.comm, "ssh");
+}
+
+TEST(tui_note_on_the_status_line_at_start)
+{
+	struct tui_opts o = opts(false, false);
+	struct tui_state st;
+	char err[128];
+
+	o.note = "-s backend: TopDown is not measured; sorted by cpu";
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), 0);
+	CHECK_STR(st.msg, "-s backend: TopDown is not measured; sorted by cpu");
+	CHECK(st.msg_error);
+	/* gone with the next key */
+	type(&st, ">");
+	CHECK(strstr(st.msg, "backend") == NULL);
 }
