@@ -59,6 +59,7 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 		.nr_events = st->pipe.nr_events,
 		.topdown = st->pipe.topdown,
 		.color = true,
+		.note = s->sort_note,
 	};
 
 	session_drop_privileges(o->verbose);

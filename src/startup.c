@@ -341,10 +341,19 @@ int session__start(struct session *s, const struct options *o, const char *sysfs
 	ret = startup__open(&s->st, o, sysfs, s->cg.on, &s->live, err, errlen);
 	if (ret)
 		return ret;
-	if (o->sort && parse_sort(sysfs, o->sort, &s->st.pipe, &s->view.sort))
+	if (!o->sort)
+		return EXIT_OK;
+	if (parse_sort(sysfs, o->sort, &s->st.pipe, &s->view.sort))
 		return errmsg(err, errlen, EXIT_USAGE,
 			      "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
 			      o->sort);
+	if (!pipeline__check_sort(&s->st.pipe, o->sort, &s->view.sort, o->by, err, errlen))
+		return EXIT_OK;
+	if (o->cmd != CMD_TOP || !options_interactive(o))
+		return EXIT_USAGE;
+	snprintf(s->sort_note, sizeof(s->sort_note), "-s %s: %s; sorted by cpu", o->sort,
+		 pipeline__sort_missing(&s->st.pipe, &s->view.sort, o->by));
+	s->view.sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
 	return EXIT_OK;
 }
 

@@ -43,6 +43,7 @@ struct session {
 	struct live live;
 	struct sample sample;		/* the last interval's deltas */
 	struct view view;		/* rows as the command line asks */
+	char sort_note[160];		/* the screen's word on a -s without values, or "" */
 };
 
 /*
@@ -58,7 +59,9 @@ int session__open(struct session *s, const struct options *o, const char *sysfs,
  * Check the privileges, install the signal handlers, and open the live
  * collector with the first choice of events that works; then resolve -s
  * against the events counted. Returns an exit code with a message in
- * *err*: EXIT_USAGE for a bad -e or -s, else EXIT_RUNTIME.
+ * *err*: EXIT_USAGE for a bad -e or -s, else EXIT_RUNTIME. A -s that has
+ * no values here (-s backend without TopDown) is a usage error too, but
+ * for the screen, which sorts by CPU and says why in s->sort_note.
  */
 int session__start(struct session *s, const struct options *o, const char *sysfs, char *err,
 		   size_t errlen);
