@@ -151,6 +151,9 @@ static struct rec_reader *reader_new(struct rec_src *src, struct rec_header *h, 
 		if (partial)
 			errmsg(r->msg, sizeof(r->msg), -1, "line 1: incomplete header line: file "
 				 "truncated or not a tdtop recording");
+		else if (rec_src__truncated(r->src))
+			errmsg(r->msg, sizeof(r->msg), -1, "line 1: the compressed data ends before "
+				 "the header: truncated or corrupt gzip file");
 		else
 			errmsg(r->msg, sizeof(r->msg), -1, "line 1: empty file, header missing");
 		goto fail;
