@@ -46,6 +46,9 @@ void json__int(struct json_writer *w, int64_t v);
 void json__uint(struct json_writer *w, uint64_t v);
 /* NaN and infinities become null; see fmt_double() for the digits. */
 void json__double(struct json_writer *w, double v);
+/* A real that reads back as exactly *v*, -0.0 included, and as a real
+ * (1.0, not 1): see fmt_real(). NaN and infinities become null. */
+void json__real(struct json_writer *w, double v);
 void json__bool(struct json_writer *w, bool v);
 void json__null(struct json_writer *w);
 
@@ -54,6 +57,7 @@ void json__member_string(struct json_writer *w, const char *key, const char *s);
 void json__member_int(struct json_writer *w, const char *key, int64_t v);
 void json__member_uint(struct json_writer *w, const char *key, uint64_t v);
 void json__member_double(struct json_writer *w, const char *key, double v);
+void json__member_real(struct json_writer *w, const char *key, double v);
 
 /* Ends a top-level value's line (JSON Lines); a misuse when nested. */
 void json__newline(struct json_writer *w);
