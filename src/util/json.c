@@ -324,6 +324,12 @@ void json__member_real(struct json_writer *w, const char *key, double v)
 	json__real(w, v);
 }
 
+void json__member_bool(struct json_writer *w, const char *key, bool v)
+{
+	json__key(w, key);
+	json__bool(w, v);
+}
+
 void json__newline(struct json_writer *w)
 {
 	if (w->failed)

@@ -58,6 +58,7 @@ void json__member_int(struct json_writer *w, const char *key, int64_t v);
 void json__member_uint(struct json_writer *w, const char *key, uint64_t v);
 void json__member_double(struct json_writer *w, const char *key, double v);
 void json__member_real(struct json_writer *w, const char *key, double v);
+void json__member_bool(struct json_writer *w, const char *key, bool v);
 
 /* Ends a top-level value's line (JSON Lines); a misuse when nested. */
 void json__newline(struct json_writer *w);

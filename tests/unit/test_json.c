@@ -614,12 +614,13 @@ TEST(json_members_are_key_and_value)
 	json__member_uint(w, "u", UINT64_MAX);
 	json__member_double(w, "d", NAN);
 	json__member_real(w, "r", 2.0);
+	json__member_bool(w, "b", true);
 	json__end_object(w);
 	json__newline(w);
 	CHECK(json__ok(w));
 	CHECK_STR(mem_text(&m),
 		  "{\"s\":\"a\\\"b\",\"i\":-3,\"u\":18446744073709551615,\"d\":null,"
-		  "\"r\":2.0}\n");
+		  "\"r\":2.0,\"b\":true}\n");
 	json__free(w);
 
 	/* a member outside an object is a misuse like a key there */
