@@ -3,13 +3,16 @@
  * A streaming JSON writer to a FILE*: commas and nesting are handled, and
  * strings are always valid JSON whatever bytes they hold.
  *
- * tdtop writes JSON with this writer and parses it with jansson (reading
- * recordings needs a parser). The writer streams each member to the FILE
- * as it comes, with no tree to build and free per line; it writes NaN as
- * null and any bytes (a comm is not always UTF-8) as a valid string,
- * where jansson refuses both; and its numbers are fmt_double()'s, the
- * digits the CSV output prints too. The recorder's lines are still
- * encoded with jansson (record/write.c, record/header.c).
+ * Every JSON tdtop writes goes through this writer: the JSON Lines output,
+ * report --diff and the recordings (record/write.c writes each line into
+ * a memory FILE and hands it to zlib). jansson is used only to parse, as
+ * reading recordings back needs a parser. One writer means one escaping
+ * and one number form everywhere, and it suits writing better than
+ * jansson: each member streams to the FILE as it comes, with no tree to
+ * build and free per line; NaN becomes null and any bytes (a comm is not
+ * always UTF-8) a valid string, where jansson refuses both; its numbers
+ * are fmt_double()'s, the digits the CSV output prints too, or with
+ * json__real() the shortest that read back as exactly the same double.
  */
 #ifndef __TDTOP_JSON_H
 #define __TDTOP_JSON_H
