@@ -16,6 +16,7 @@
 #include "pmu/discover.h"
 #include "exporter/exporter.h"
 #include "pmu/events.h"
+#include "pmu/readplan.h"
 #include "options.h"
 #include "output/output.h"
 #include "rows/pipeline.h"
@@ -344,11 +345,16 @@ static int check_events(const char *sysfs, const struct options *o, char *err, s
 
 static int list_topdown(const char *sysfs, const struct options *o, char *err, size_t errlen)
 {
+	struct read_plan plan;
 	struct td_discovery d;
 
 	if (td_discover(sysfs, o->level, &d, err, errlen))
 		return EXIT_RUNTIME;
 	td_discovery_print(&d, stdout);
+	if (d.cfg.nr_parts) {
+		read_plan__build(&plan, &d.events, &d.cfg, !o->helper_reads);
+		read_plan__print(&plan, &d.events, &d.cfg, stdout);
+	}
 	return EXIT_OK;
 }
 
