@@ -118,7 +118,7 @@ static int step(struct run *r, char *err, size_t errlen)
 	ret = live__next(&r->live, &r->sample, err, errlen);
 	if (ret)
 		return ret < 0 ? EXIT_RUNTIME : EXIT_OK;
-	if (pipeline_build(&r->st.pipe, &r->sample, &r->view, r->st.level, &iv)) {
+	if (pipeline__build(&r->st.pipe, &r->sample, &r->view, r->st.level, &iv)) {
 		snprintf(err, errlen, "out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -173,7 +173,7 @@ static int tui_build(void *arg, const struct sample *s, const struct view *v, in
 {
 	struct run *r = arg;
 
-	return pipeline_build(&r->st.pipe, s, v, level, iv) ? -1 : 0;
+	return pipeline__build(&r->st.pipe, s, v, level, iv) ? -1 : 0;
 }
 
 static double tui_self_cost(void *arg, double *bpf_ns)
@@ -328,11 +328,11 @@ static int parse_sort(const char *sysfs, const char *key, const struct pipeline 
 	struct event_list el;
 	char err[256];
 
-	if (!sort_key_parse(key, p->names, p->nr_events, out))
+	if (!sort_key__parse(key, p->names, p->nr_events, out))
 		return 0;
 	if (events_parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
 		return -1;
-	return sort_key_parse(el.ev[0].name, p->names, p->nr_events, out);
+	return sort_key__parse(el.ev[0].name, p->names, p->nr_events, out);
 }
 
 /* Mistakes in -e are usage errors, reported before privileges matter. */

@@ -42,7 +42,7 @@ static int replay_open(struct replay *r, const char *path, const struct options 
 	r->view.nr_pids = o->nr_pids;
 	r->view.top = o->top;
 	r->view.sort.kind = SORT_CPU;
-	if (o->sort && sort_key_parse(o->sort, r->pipe.names, r->pipe.nr_events, &r->view.sort)) {
+	if (o->sort && sort_key__parse(o->sort, r->pipe.names, r->pipe.nr_events, &r->view.sort)) {
 		snprintf(err, errlen, "unknown sort key '%s' for this recording", o->sort);
 		return -1;
 	}
@@ -83,7 +83,7 @@ static int replay_batch(struct replay *r, const struct options *o, char *err, si
 			ret = n < 0 ? EXIT_RUNTIME : EXIT_OK;
 			break;
 		}
-		if (pipeline_build(&r->pipe, &s, &r->view, r->level, &iv)) {
+		if (pipeline__build(&r->pipe, &s, &r->view, r->level, &iv)) {
 			snprintf(err, errlen, "out of memory");
 			ret = EXIT_RUNTIME;
 			break;
@@ -110,7 +110,7 @@ static int tui_build(void *arg, const struct sample *s, const struct view *v, in
 {
 	struct replay *r = arg;
 
-	return pipeline_build(&r->pipe, s, v, level, iv) ? -1 : 0;
+	return pipeline__build(&r->pipe, s, v, level, iv) ? -1 : 0;
 }
 
 static int replay_tui(struct replay *r, const struct options *o, char *err, size_t errlen)

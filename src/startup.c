@@ -116,7 +116,7 @@ static int open_events(struct startup *st, const struct options *o, const char *
 {
 	if (events_parse(sysfs, list, &st->events, err, errlen))
 		return 1;
-	pipeline_init(&st->pipe, &st->events);
+	pipeline__init(&st->pipe, &st->events);
 	ipc_roles(&st->pipe);
 	return open_live(st, o, NULL, live, err, errlen);
 }
@@ -145,7 +145,7 @@ static int open_topdown(struct startup *st, const struct options *o, struct live
 		td_open_failure_reason(d, -ret, why, whylen);
 		return ret;
 	}
-	pipeline_init(&st->pipe, &st->events);
+	pipeline__init(&st->pipe, &st->events);
 	st->pipe.cfg = d->cfg;
 	td_discovery_scales(d, st->pipe.scale);
 	st->pipe.topdown = true;

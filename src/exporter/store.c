@@ -201,7 +201,7 @@ static void add_row(struct prom_store *s, struct prom_series *se, const struct i
 		}
 	}
 	for (int e = 0; e < s->nr_events; e++) {
-		double v = delta_scaled(&r->ev[e]);
+		double v = delta__scaled(&r->ev[e]);
 
 		if (s->o.event_kind[e] == PROM_EV_SKIP || !isfinite(v) || v < 0)
 			continue;

@@ -8,8 +8,7 @@
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "rows/metrics.h"
-#include "output/output.h"
-
+#include "output/formats.h"
 
 /* TopDown columns: level 1, level 2 when shown, slots and IPC. */
 static bool td_column(const struct interval *iv, int i)
@@ -19,14 +18,14 @@ static bool td_column(const struct interval *iv, int i)
 
 static void put_header(FILE *f, const struct interval *iv)
 {
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 	char buf[EVENT_NAME_LEN];
 
 	fputs("ts,type,pid,tid,comm,cpu_ns,cpu_pct,threads,exited", f);
 	if (iv->cgroups)
 		fputs(",cgroup,cgroup_id,container,pod,unit", f);
 	for (int i = 0; i < nr; i++) {
-		const char *name = iv_event_name(iv, i, buf, sizeof(buf));
+		const char *name = interval__event_name(iv, i, buf, sizeof(buf));
 
 		fputc(',', f);
 		fmt_csv_field(f, name, strlen(name));
@@ -65,25 +64,23 @@ static void put_topdown(FILE *f, const struct interval *iv, const struct row *r)
 	for (int i = 0; i < nr_td_fields; i++)
 		if (td_column(iv, i))
 			put_double(f, r->td.valid ? td_field_value(&r->td, i) : NAN);
-	put_double(f, isnan(r->td.slots) ? NAN : round(r->td.slots));
+	put_double(f, round(r->td.slots));
 	put_double(f, r->ipc);
 }
 
 /* The header is written again when the columns change. */
 static int shape(const struct interval *iv)
 {
-	return iv_nr_events(iv) | iv->topdown << 8 | iv->level << 9 | iv->cgroups << 12;
+	return interval__nr_events(iv) | iv->topdown << 8 | iv->level << 9 | iv->cgroups << 12;
 }
 
 static void put_row(FILE *f, const struct interval *iv, const struct row *r, const char *ts)
 {
-	static const char *const types[] = { [ROW_PROCESS] = "process", [ROW_THREAD] = "thread",
-					     [ROW_CGROUP] = "cgroup" };
 	bool thread = r->kind == ROW_THREAD, cgroup = r->kind == ROW_CGROUP;
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 	char num[FMT_DOUBLE_LEN];
 
-	fprintf(f, "%s,%s,", ts, types[r->kind]);
+	fprintf(f, "%s,%s,", ts, row__type(r));
 	if (!cgroup)
 		fprintf(f, "%d", r->pid);
 	fputc(',', f);
@@ -92,7 +89,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, con
 	fputc(',', f);
 	if (!cgroup)
 		fmt_csv_field(f, r->comm, strnlen(r->comm, sizeof(r->comm)));
-	fmt_double(num, sizeof(num), iv_cpu_pct(iv, r->cpu_ns));
+	fmt_double(num, sizeof(num), interval__cpu_pct(iv, r->cpu_ns));
 	fprintf(f, ",%llu,%s,", (unsigned long long)r->cpu_ns, num);
 	if (!thread)
 		fprintf(f, "%d", r->nr_threads);
@@ -100,7 +97,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, con
 	if (iv->cgroups)
 		put_cgroup(f, r);
 	for (int i = 0; i < nr; i++) {
-		fmt_scaled(num, sizeof(num), &r->ev[i]);
+		delta__format(&r->ev[i], num, sizeof(num));
 		fprintf(f, ",%s", num);
 	}
 	if (iv->topdown)
@@ -108,7 +105,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, con
 	fputc('\n', f);
 }
 
-int output_csv_write(FILE *f, const struct interval *iv, int *csv_columns)
+int output_csv__write(FILE *f, const struct interval *iv, int *csv_columns)
 {
 	char ts[FMT_DOUBLE_LEN];
 

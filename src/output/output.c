@@ -3,13 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/json.h"
+#include "output/formats.h"
 #include "output/output.h"
 
 struct output {
 	enum output_format fmt;
 	FILE *f;
 	struct json_writer *json;
-	int csv_columns;	/* events in the last CSV header, -1: none yet */
+	int csv_columns;	/* shape of the last CSV header, -1: none yet */
 };
 
 struct output *output__new(enum output_format fmt, FILE *f)
@@ -65,13 +66,13 @@ int output__interval(struct output *o, const struct interval *iv)
 
 	switch (o->fmt) {
 	case OUTPUT_JSON:
-		err = output_json_write(o->json, iv);
+		err = output_jsonl__write(o->json, iv);
 		break;
 	case OUTPUT_CSV:
-		err = output_csv_write(o->f, iv, &o->csv_columns);
+		err = output_csv__write(o->f, iv, &o->csv_columns);
 		break;
 	default:
-		err = output_text_write(o->f, iv);
+		err = output_text__write(o->f, iv);
 		break;
 	}
 	/* fflush() first: buffered writes only fail here. */

@@ -16,7 +16,6 @@ enum output_format {
 };
 
 struct output;
-struct json_writer;
 
 /* A writer of *fmt* to *f* (not closed by output__free()). NULL on ENOMEM. */
 struct output *output__new(enum output_format fmt, FILE *f);
@@ -33,14 +32,5 @@ void output__free(struct output *o);
 
 /* "text", "json" or "csv" into *fmt*: 0, else -1. */
 int output_format_parse(const char *s, enum output_format *fmt);
-
-/*
- * The per-format writers behind output__interval(); they do not flush.
- * *csv_columns* holds the event count of the CSV header written last, -1
- * before the first: a header is (re)written when the event set differs.
- */
-int output_text_write(FILE *f, const struct interval *iv);
-int output_json_write(struct json_writer *w, const struct interval *iv);
-int output_csv_write(FILE *f, const struct interval *iv, int *csv_columns);
 
 #endif /* __TDTOP_OUTPUT_H */

@@ -7,7 +7,7 @@
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "rows/metrics.h"
-#include "output/output.h"
+#include "output/formats.h"
 
 /* Event columns are at least this wide, so "12.3K" and "-" line up. */
 #define MIN_EVENT_WIDTH 6
@@ -28,20 +28,10 @@ static void put_clock(FILE *f, double ts)
 	fputs(buf, f);
 }
 
-/* "12.3" with one decimal, or "-" when unknown. */
-static const char *pct_str(char *buf, size_t size, double pct)
-{
-	if (isfinite(pct))
-		snprintf(buf, size, "%.1f", pct);
-	else
-		snprintf(buf, size, "-");
-	return buf;
-}
-
 static const char *text_name(const struct interval *iv, int i, char *buf, size_t size)
 {
 	char tmp[EVENT_NAME_LEN];
-	const char *name = iv_event_name(iv, i, tmp, sizeof(tmp));
+	const char *name = interval__event_name(iv, i, tmp, sizeof(tmp));
 
 	fmt_comm_ascii(buf, size, name, strlen(name));
 	return buf;
@@ -60,47 +50,10 @@ static double td_pct(const struct td_result *td, int i)
 	return td->valid ? td_field_value(td, i) * 100.0 : NAN;
 }
 
-static const char *ipc_str(char *buf, size_t size, double ipc)
+/* What makes the counts less than exact. */
+static void put_warnings(FILE *f, const struct interval *iv)
 {
-	if (isfinite(ipc))
-		snprintf(buf, size, "%.2f", ipc);
-	else
-		snprintf(buf, size, "-");
-	return buf;
-}
-
-static void put_header(FILE *f, const struct interval *iv)
-{
-	int nr = iv_nr_events(iv);
-	char name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
-	double busy = NAN, share;
-
-	fputs("tdtop - ", f);
-	put_clock(f, iv->ts);
-	fprintf(f, " interval %.2fs, %d CPUs, %zu rows, switches %llu\n", iv->interval_s,
-		iv->ncpus, iv->rows ? iv->nr_rows : 0, (unsigned long long)iv->switches);
-
-	if (iv->ncpus > 0) {
-		__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ?
-				iv->total_cpu_ns - iv->idle_cpu_ns : 0;
-
-		busy = iv_cpu_pct(iv, busy_ns) / iv->ncpus;
-	}
-	fprintf(f, "Totals: busy %s%s", pct_str(pct, sizeof(pct), busy), isfinite(busy) ? "%" : "");
-	for (int i = 0; i < nr; i++)
-		fprintf(f, ", %s %s", text_name(iv, i, name, sizeof(name)),
-			fmt_compact(num, sizeof(num), delta_scaled(&iv->totals[i])));
-	fputc('\n', f);
-	if (iv->topdown) {
-		fprintf(f, "TopDown (%s):", iv->method ? iv->method : "none");
-		for (int i = 0; i < nr_td_fields; i++)
-			if (td_shown(iv, i))
-				fprintf(f, " %s %s%%", td_fields[i].sort,
-					pct_str(pct, sizeof(pct), td_pct(&iv->td, i)));
-		fprintf(f, ", IPC %s\n", ipc_str(pct, sizeof(pct), iv->ipc));
-	}
-	if (iv->notice)
-		fprintf(f, "note: %s\n", iv->notice);
+	double share = interval__min_running_share(iv);
 
 	if (iv->dropped)
 		fprintf(f, "warning: dropped %llu slices: task map full (raise --max-tasks)\n",
@@ -108,10 +61,38 @@ static void put_header(FILE *f, const struct interval *iv)
 	if (iv->read_errors)
 		fprintf(f, "warning: %llu counter reads failed\n",
 			(unsigned long long)iv->read_errors);
-	share = iv_min_running_share(iv);
 	if (share < 1.0)
 		fprintf(f, "warning: counted %.1f%% of the time (multiplexed), counts scaled\n",
 			share * 100.0);
+}
+
+static void put_header(FILE *f, const struct interval *iv)
+{
+	int nr = interval__nr_events(iv);
+	char name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
+	double busy = interval__busy_pct(iv);
+
+	fputs("tdtop - ", f);
+	put_clock(f, iv->ts);
+	fprintf(f, " interval %.2fs, %d CPUs, %zu rows, switches %llu\n", iv->interval_s,
+		iv->ncpus, iv->rows ? iv->nr_rows : 0, (unsigned long long)iv->switches);
+	fprintf(f, "Totals: busy %s%s", fmt_fixed(pct, sizeof(pct), busy, 1),
+		isfinite(busy) ? "%" : "");
+	for (int i = 0; i < nr; i++)
+		fprintf(f, ", %s %s", text_name(iv, i, name, sizeof(name)),
+			fmt_compact(num, sizeof(num), delta__scaled(&iv->totals[i])));
+	fputc('\n', f);
+	if (iv->topdown) {
+		fprintf(f, "TopDown (%s):", iv->method ? iv->method : "none");
+		for (int i = 0; i < nr_td_fields; i++)
+			if (td_shown(iv, i))
+				fprintf(f, " %s %s%%", td_fields[i].sort,
+					fmt_fixed(pct, sizeof(pct), td_pct(&iv->td, i), 1));
+		fprintf(f, ", IPC %s\n", fmt_fixed(pct, sizeof(pct), iv->ipc, 2));
+	}
+	if (iv->notice)
+		fprintf(f, "note: %s\n", iv->notice);
+	put_warnings(f, iv);
 }
 
 static bool has_threads(const struct interval *iv)
@@ -139,7 +120,7 @@ static bool has_cgroup_rows(const struct interval *iv)
 
 static void put_columns(FILE *f, const struct interval *iv, bool threads)
 {
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 	char name[NAME_LEN];
 
 	if (has_cgroup_rows(iv)) {
@@ -168,14 +149,14 @@ static void put_columns(FILE *f, const struct interval *iv, bool threads)
 static void put_row(FILE *f, const struct interval *iv, const struct row *r, bool threads)
 {
 	char comm[TASK_COMM_LEN], name[NAME_LEN], num[FMT_COMPACT_LEN], pct[16];
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 
 	if (r->kind == ROW_CGROUP) {
 		char cg[CGROUP_WIDTH + 1];
 
 		cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, cg, sizeof(cg));
 		fprintf(f, "%-*s %6s", CGROUP_WIDTH, cg,
-			pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+			fmt_fixed(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns), 1));
 	} else {
 		fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
 		fprintf(f, "%7d", r->pid);
@@ -184,30 +165,30 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 		else if (threads)
 			fprintf(f, " %7s", "-");
 		fprintf(f, " %-15s %6s", comm,
-			pct_str(pct, sizeof(pct), iv_cpu_pct(iv, r->cpu_ns)));
+			fmt_fixed(pct, sizeof(pct), interval__cpu_pct(iv, r->cpu_ns), 1));
 	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
 			if (td_shown(iv, i))
 				fprintf(f, " %*s", event_width(td_fields[i].label),
-					pct_str(pct, sizeof(pct), td_pct(&r->td, i)));
+					fmt_fixed(pct, sizeof(pct), td_pct(&r->td, i), 1));
 		fprintf(f, " %7s %5s",
 			fmt_compact(num, sizeof(num),
 				    iv->interval_s > 0 ? r->td.slots / iv->interval_s : NAN),
-			ipc_str(pct, sizeof(pct), r->ipc));
+			fmt_fixed(pct, sizeof(pct), r->ipc, 2));
 		nr = 0;
 	}
 	for (int i = 0; i < nr; i++) {
 		text_name(iv, i, name, sizeof(name));
 		fprintf(f, " %*s", event_width(name),
-			fmt_compact(num, sizeof(num), delta_scaled(&r->ev[i])));
+			fmt_compact(num, sizeof(num), delta__scaled(&r->ev[i])));
 	}
 	if (r->exited)
 		fputs(" (exited)", f);
 	fputc('\n', f);
 }
 
-int output_text_write(FILE *f, const struct interval *iv)
+int output_text__write(FILE *f, const struct interval *iv)
 {
 	bool threads = has_threads(iv);
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * One interval's task deltas grouped into rows: by process, thread or
+ * cgroup (a cgroup row includes its descendants), filtered and sorted.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <math.h>
@@ -6,9 +10,9 @@
 #include <string.h>
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
+#include "util/grow.h"
 
-
-int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
+int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key)
 {
 	static const struct {
 		const char *name;
@@ -198,8 +202,8 @@ static int row_cmp(const void *a, const void *b, void *key)
 			c = strncmp(x->comm, y->comm, TASK_COMM_LEN);
 		break;
 	case SORT_EVENT:
-		c = cmp_double_desc(delta_scaled(&x->ev[sort_by->event]),
-				    delta_scaled(&y->ev[sort_by->event]));
+		c = cmp_double_desc(delta__scaled(&x->ev[sort_by->event]),
+				    delta__scaled(&y->ev[sort_by->event]));
 		break;
 	case SORT_TD:
 		c = cmp_double_desc(td_sort_value(x, sort_by->field),
@@ -259,6 +263,11 @@ struct cg_charge {
 	const struct task_delta *t;
 };
 
+struct cg_charges {
+	struct cg_charge *ch;
+	size_t nr, cap;
+};
+
 static int cg_charge_cmp(const void *a, const void *b)
 {
 	const struct cg_charge *x = a, *y = b;
@@ -276,6 +285,57 @@ static int cgroup_depth(const struct cgroup_tree *cg, __u64 id)
 }
 
 /*
+ * Charge *t* to its cgroup and every ancestor up to *within*, leaving out
+ * those deeper than v->cgroup_depth below *base*, the depth of *within*.
+ */
+static int charge_task(const struct view *v, const struct task_delta *t, int base,
+		       struct cg_charges *c)
+{
+	__u64 ids[MAX_CGROUP_DEPTH + 1];
+	int k = v->cg->ancestors(v->cg->ctx, t->cgroup_id, ids + 1, MAX_CGROUP_DEPTH);
+	int depth = k < 0 ? 0 : k;
+
+	ids[0] = t->cgroup_id;
+	for (int j = 0; j <= (k < 0 ? 0 : k); j++, depth--) {
+		if (v->cgroup_depth && depth - base > v->cgroup_depth)
+			continue;
+		if (GROW(c->ch, c->cap, c->nr + 1, 256))
+			return -ENOMEM;
+		c->ch[c->nr++] = (struct cg_charge){ ids[j], depth, t };
+		if (v->within && ids[j] == v->within)
+			break;	/* nothing above the selection */
+	}
+	return 0;
+}
+
+/* One row per cgroup from charges sorted by cgroup; NULL on ENOMEM. */
+static struct row *charged_rows(const struct view *v, const struct cg_charges *c,
+				size_t *nr_rows)
+{
+	struct row *rows = calloc(c->nr ? c->nr : 1, sizeof(*rows));
+	size_t nr = 0;
+
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct cg_charge *ch = &c->ch[i];
+
+		if (!i || ch->id != c->ch[i - 1].id) {
+			struct row *r = &rows[nr++];
+
+			r->kind = ROW_CGROUP;
+			r->ipc = NAN;
+			r->cgroup_id = ch->id;
+			r->depth = ch->depth;
+			r->cgroup = cgroup_path_dup(v, ch->id);
+		}
+		row_add(&rows[nr - 1], ch->t);
+	}
+	*nr_rows = nr;
+	return rows;
+}
+
+/*
  * One row per cgroup: each task is charged to its cgroup and to every
  * ancestor up to *within*, so a parent includes its descendants.
  */
@@ -283,65 +343,27 @@ static int cgroup_rows(const struct view *v, const struct task_delta **tasks, si
 		       struct row **rowsp, size_t *nr_rows)
 {
 	int base = v->within ? cgroup_depth(v->cg, v->within) : 0;
-	struct cg_charge *ch = NULL;
-	size_t nr = 0, cap = 0;
-	struct row *rows;
+	struct cg_charges c = { 0 };
+	int ret = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		__u64 ids[MAX_CGROUP_DEPTH + 1];
-		int k = v->cg->ancestors(v->cg->ctx, tasks[i]->cgroup_id, ids + 1,
-					 MAX_CGROUP_DEPTH);
-		int depth = k < 0 ? 0 : k;
-
-		ids[0] = tasks[i]->cgroup_id;
-		for (int j = 0; j <= (k < 0 ? 0 : k); j++, depth--) {
-			if (v->cgroup_depth && depth - base > v->cgroup_depth)
-				continue;
-			if (nr == cap) {
-				struct cg_charge *g;
-
-				cap = cap ? cap * 2 : 256;
-				g = realloc(ch, cap * sizeof(*ch));
-				if (!g) {
-					free(ch);
-					return -ENOMEM;
-				}
-				ch = g;
-			}
-			ch[nr++] = (struct cg_charge){ ids[j], depth, tasks[i] };
-			if (v->within && ids[j] == v->within)
-				break;	/* nothing above the selection */
-		}
+		ret = charge_task(v, tasks[i], base, &c);
+		if (ret)
+			goto cleanup;
 	}
-	if (nr)
-		qsort(ch, nr, sizeof(*ch), cg_charge_cmp);
-	rows = calloc(nr ? nr : 1, sizeof(*rows));
-	if (!rows) {
-		free(ch);
-		return -ENOMEM;
-	}
-	*nr_rows = 0;
-	for (size_t i = 0; i < nr; i++) {
-		struct row *r;
-
-		if (!i || ch[i].id != ch[i - 1].id) {
-			r = &rows[(*nr_rows)++];
-			r->kind = ROW_CGROUP;
-			r->ipc = NAN;
-			r->cgroup_id = ch[i].id;
-			r->depth = ch[i].depth;
-			r->cgroup = cgroup_path_dup(v, ch[i].id);
-		}
-		row_add(&rows[*nr_rows - 1], ch[i].t);
-	}
-	free(ch);
-	*rowsp = rows;
-	return 0;
+	if (c.nr)
+		qsort(c.ch, c.nr, sizeof(*c.ch), cg_charge_cmp);
+	*rowsp = charged_rows(v, &c, nr_rows);
+	if (!*rowsp)
+		ret = -ENOMEM;
+cleanup:
+	free(c.ch);
+	return ret;
 }
 
 /* Group the wanted tasks into rows; rows must hold n entries. */
-static size_t task_rows(const struct view *v, const struct task_delta **tasks, size_t n,
-			struct row *rows)
+static size_t group_tasks(const struct view *v, const struct task_delta **tasks, size_t n,
+			  struct row *rows)
 {
 	size_t nr_rows = 0;
 
@@ -359,13 +381,23 @@ static size_t task_rows(const struct view *v, const struct task_delta **tasks, s
 	return nr_rows;
 }
 
-int aggregate(const struct sample *s, const struct view *v, int nr_events,
-	      const char *const *names, struct interval *iv)
+/* Process or thread rows, the name filter applied. */
+static int task_rows(const struct view *v, const struct task_delta **tasks, size_t n,
+		     struct row **rowsp, size_t *nr_rows)
 {
-	const struct task_delta **tasks;
-	struct row *rows = NULL;
-	size_t nr_rows = 0, n = 0;
+	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
 
+	if (!rows)
+		return -ENOMEM;
+	*nr_rows = filter_comm(v, rows, group_tasks(v, tasks, n, rows));
+	*rowsp = rows;
+	return 0;
+}
+
+/* The interval's own fields: what the sample measured, no rows yet. */
+static void interval_from_sample(struct interval *iv, const struct sample *s, int nr_events,
+				 const char *const *names)
+{
 	memset(iv, 0, sizeof(*iv));
 	iv->ts = s->ts;
 	iv->interval_s = s->interval_s;
@@ -378,34 +410,28 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	iv->dropped = s->dropped;
 	iv->read_errors = s->read_errors;
 	iv->switches = s->switches;
+}
 
+int aggregate(const struct sample *s, const struct view *v, int nr_events,
+	      const char *const *names, struct interval *iv)
+{
+	const struct task_delta **tasks;
+	size_t n = 0;
+	int ret;
+
+	interval_from_sample(iv, s, nr_events, names);
 	tasks = malloc((s->nr ? s->nr : 1) * sizeof(*tasks));
 	if (!tasks)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nr; i++)
 		if (task_wanted(v, &s->tasks[i]))
 			tasks[n++] = &s->tasks[i];
-
-	if (v->by == BY_CGROUP && v->cg) {
-		int ret = cgroup_rows(v, tasks, n, &rows, &nr_rows);
-
-		free(tasks);
-		if (ret)
-			return ret;
-		iv->rows = rows;
-		iv->nr_rows = nr_rows;
-		return 0;
-	}
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows) {
-		free(tasks);
-		return -ENOMEM;
-	}
-	nr_rows = filter_comm(v, rows, task_rows(v, tasks, n, rows));
+	if (v->by == BY_CGROUP && v->cg)
+		ret = cgroup_rows(v, tasks, n, &iv->rows, &iv->nr_rows);
+	else
+		ret = task_rows(v, tasks, n, &iv->rows, &iv->nr_rows);
 	free(tasks);
-	iv->rows = rows;
-	iv->nr_rows = nr_rows;
-	return 0;
+	return ret;
 }
 
 void interval__sort(struct interval *iv, const struct view *v)

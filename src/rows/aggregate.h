@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * From one interval's per-task deltas to the rows shown: grouping by
- * process or thread, the --pid filter, sorting and --top.
+ * process, thread or cgroup, the filters, sorting and --top.
  */
 #ifndef __TDTOP_AGGREGATE_H
 #define __TDTOP_AGGREGATE_H
@@ -63,7 +63,7 @@ struct view {
  * Parse a --sort value: "cpu", "pid", "comm", a TopDown field name or one
  * of the event *names*. Returns -1 when it is none of them.
  */
-int sort_key_parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
+int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
 
 /*
  * Build *iv* from *s*: grouped and filtered rows, unsorted. iv->rows is

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The TopDown breakdown and IPC of each row, hybrid parts merged by slots. */
 #include <math.h>
 #include <string.h>
 #include "rows/metrics.h"
@@ -39,7 +40,7 @@ static void part_compute(const struct delta *ev, const struct td_config *cfg,
 	for (int i = p->ev_lo; i < p->ev_hi && i < MAX_EVENTS; i++) {
 		if (cfg->role[i] == TD_NO_ROLE)
 			continue;
-		td_counts_set(&c, cfg->role[i], delta_scaled(&ev[i]) * scale[i]);
+		td_counts_set(&c, cfg->role[i], delta__scaled(&ev[i]) * scale[i]);
 	}
 	td_compute(p->method, &c, r);
 }
@@ -82,16 +83,21 @@ static void merge(struct td_result *out, const struct td_result *parts, int n)
 	}
 }
 
+/* A role no event has stays NaN. */
+static double sum_counts(double sum, const struct delta *d)
+{
+	return isnan(sum) ? delta__scaled(d) : sum + delta__scaled(d);
+}
+
 static double ipc_of(const struct delta *ev, const struct td_config *cfg)
 {
 	double cycles = NAN, instructions = NAN;
 
 	for (int i = 0; i < MAX_EVENTS; i++) {
 		if (cfg->role[i] == TD_CYCLES)
-			cycles = isnan(cycles) ? delta_scaled(&ev[i]) : cycles + delta_scaled(&ev[i]);
+			cycles = sum_counts(cycles, &ev[i]);
 		else if (cfg->role[i] == TD_INSTRUCTIONS)
-			instructions = isnan(instructions) ? delta_scaled(&ev[i])
-							   : instructions + delta_scaled(&ev[i]);
+			instructions = sum_counts(instructions, &ev[i]);
 	}
 	return td_ipc(instructions, cycles);
 }

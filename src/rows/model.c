@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Reading an interval's counters: multiplexing scale, shares and names. */
 #include <math.h>
 #include <stdio.h>
 #include "rows/model.h"
 #include "util/format.h"
 
-double delta_scaled(const struct delta *d)
+double delta__scaled(const struct delta *d)
 {
 	if (d->running == d->enabled)
 		return (double)d->count;
@@ -13,16 +14,15 @@ double delta_scaled(const struct delta *d)
 	return (double)d->count * ((double)d->enabled / (double)d->running);
 }
 
-double delta_running_share(const struct delta *d)
+double delta__running_share(const struct delta *d)
 {
 	if (!d->enabled || d->running >= d->enabled)
 		return 1.0;
 	return (double)d->running / (double)d->enabled;
 }
 
-int fmt_scaled(char *buf, size_t size, const struct delta *d)
+int delta__format(const struct delta *d, char *buf, size_t size)
 {
-	double v;
 	int len;
 
 	if (!size)
@@ -36,18 +36,29 @@ int fmt_scaled(char *buf, size_t size, const struct delta *d)
 		}
 		return len;
 	}
-	v = delta_scaled(d);
-	return fmt_double(buf, size, isfinite(v) ? round(v) : v);
+	return fmt_double(buf, size, round(delta__scaled(d)));
 }
 
-int iv_nr_events(const struct interval *iv)
+const char *row__type(const struct row *r)
+{
+	switch (r->kind) {
+	case ROW_THREAD:
+		return "thread";
+	case ROW_CGROUP:
+		return "cgroup";
+	default:
+		return "process";
+	}
+}
+
+int interval__nr_events(const struct interval *iv)
 {
 	if (iv->nr_events < 0)
 		return 0;
 	return iv->nr_events > MAX_EVENTS ? MAX_EVENTS : iv->nr_events;
 }
 
-const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size)
+const char *interval__event_name(const struct interval *iv, int i, char *buf, size_t size)
 {
 	if (iv->event_names && iv->event_names[i])
 		return iv->event_names[i];
@@ -55,20 +66,29 @@ const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t si
 	return buf;
 }
 
-double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns)
+double interval__cpu_pct(const struct interval *iv, __u64 cpu_ns)
 {
 	if (!(iv->interval_s > 0) || !isfinite(iv->interval_s))
 		return NAN;
 	return (double)cpu_ns / (iv->interval_s * 1e9) * 100.0;
 }
 
-double iv_min_running_share(const struct interval *iv)
+double interval__busy_pct(const struct interval *iv)
 {
-	int nr = iv_nr_events(iv);
+	__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ? iv->total_cpu_ns - iv->idle_cpu_ns : 0;
+
+	if (iv->ncpus <= 0)
+		return NAN;
+	return interval__cpu_pct(iv, busy_ns) / iv->ncpus;
+}
+
+double interval__min_running_share(const struct interval *iv)
+{
+	int nr = interval__nr_events(iv);
 	double min = 1.0;
 
 	for (int i = 0; i < nr; i++) {
-		double s = delta_running_share(&iv->totals[i]);
+		double s = delta__running_share(&iv->totals[i]);
 
 		if (s < min)
 			min = s;

@@ -74,28 +74,34 @@ struct interval {
  * The count scaled for multiplexing: count * enabled / running.
  * NAN when the event never ran although it was enabled.
  */
-double delta_scaled(const struct delta *d);
+double delta__scaled(const struct delta *d);
 
 /* Share of the enabled time the event was counted, 1.0 when not enabled. */
-double delta_running_share(const struct delta *d);
+double delta__running_share(const struct delta *d);
 
 /*
  * The multiplexing-scaled count of *d* rounded to an integer: the exact
  * raw count when the event was never multiplexed. "" when NaN (the event
  * never ran). Returns the length written.
  */
-int fmt_scaled(char *buf, size_t size, const struct delta *d);
+int delta__format(const struct delta *d, char *buf, size_t size);
+
+/* "process", "thread" or "cgroup": the row's type as the outputs name it. */
+const char *row__type(const struct row *r);
 
 /* Number of events of *iv* clamped to 0..MAX_EVENTS. */
-int iv_nr_events(const struct interval *iv);
+int interval__nr_events(const struct interval *iv);
 
 /* Name of event *i*: iv->event_names[i], or "event<i>" written to *buf*. */
-const char *iv_event_name(const struct interval *iv, int i, char *buf, size_t size);
+const char *interval__event_name(const struct interval *iv, int i, char *buf, size_t size);
 
 /* *cpu_ns* as a percentage of one CPU over the interval; NaN if it has no length. */
-double iv_cpu_pct(const struct interval *iv, __u64 cpu_ns);
+double interval__cpu_pct(const struct interval *iv, __u64 cpu_ns);
+
+/* Busy (not idle) time as a percentage of all CPUs; NaN if unknown. */
+double interval__busy_pct(const struct interval *iv);
 
 /* Share of the time the least counted event ran (1.0: none multiplexed). */
-double iv_min_running_share(const struct interval *iv);
+double interval__min_running_share(const struct interval *iv);
 
 #endif /* __TDTOP_MODEL_H */

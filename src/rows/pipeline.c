@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Sample to shown interval: aggregation, metrics and sorting in one call. */
 #include <math.h>
 #include <string.h>
 #include "rows/metrics.h"
 #include "rows/pipeline.h"
 
-void pipeline_init(struct pipeline *p, const struct event_list *el)
+void pipeline__init(struct pipeline *p, const struct event_list *el)
 {
 	memset(p, 0, sizeof(*p));
 	p->nr_events = el->nr;
@@ -36,8 +37,8 @@ static bool topdown_stalled(const struct pipeline *p, const struct interval *iv)
 	return false;
 }
 
-int pipeline_build(const struct pipeline *p, const struct sample *s, const struct view *v,
-		   int level, struct interval *iv)
+int pipeline__build(const struct pipeline *p, const struct sample *s, const struct view *v,
+		    int level, struct interval *iv)
 {
 	int ret = aggregate(s, v, p->nr_events, p->names, iv);
 

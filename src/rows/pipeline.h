@@ -24,10 +24,10 @@ struct pipeline {
 };
 
 /* Names and scales from the event list; cfg/topdown/method set apart. */
-void pipeline_init(struct pipeline *p, const struct event_list *el);
+void pipeline__init(struct pipeline *p, const struct event_list *el);
 
 /* Build *iv*; free its rows with interval__free_rows(). -ENOMEM. */
-int pipeline_build(const struct pipeline *p, const struct sample *s, const struct view *v,
-		   int level, struct interval *iv);
+int pipeline__build(const struct pipeline *p, const struct sample *s, const struct view *v,
+		    int level, struct interval *iv);
 
 #endif /* __TDTOP_PIPELINE_H */

@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The per-task list of one measured interval. */
 #include <stdlib.h>
 #include <string.h>
 #include "rows/sample.h"
+#include "util/grow.h"
 
 struct task_delta *sample__add(struct sample *s)
 {
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		struct task_delta *t = realloc(s->tasks, cap * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		s->tasks = t;
-		s->cap = cap;
-	}
+	if (GROW(s->tasks, s->cap, s->nr + 1, 256))
+		return NULL;
 	memset(&s->tasks[s->nr], 0, sizeof(s->tasks[0]));
 	return &s->tasks[s->nr++];
 }

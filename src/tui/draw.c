@@ -63,7 +63,7 @@ static const struct {
 				offsetof(struct td_result, core_bound), 5 },
 };
 
-/* --sort names of the nodes, as aggregate.c's td_sort_fields[] spells them */
+/* --sort names of the nodes, as metrics.c's td_fields[] spells them */
 static const char *const td_sort_names[TUI_TD_NR] = {
 	"retiring", "bad-spec", "frontend", "backend", "heavy-ops", "light-ops",
 	"branch-mispredicts", "machine-clears", "fetch-latency", "fetch-bandwidth",
@@ -114,9 +114,19 @@ static const char *event_name(const struct tui_layout *l, int i)
 	return l->names && l->names[i] ? l->names[i] : "event";
 }
 
-static void set_col(struct tui_col *c, enum tui_col_id id, int idx, int width, bool left,
-		    const char *title)
+/* The columns laid out so far, each with the rank at which it leaves. */
+struct col_set {
+	struct tui_col *cols;
+	enum drop_rank *rank;
+	int n;
+};
+
+static void add_col(struct col_set *s, enum drop_rank rank, enum tui_col_id id, int idx,
+		    int width, bool left, const char *title)
 {
+	struct tui_col *c = &s->cols[s->n];
+
+	s->rank[s->n++] = rank;
 	c->id = id;
 	c->idx = idx;
 	c->width = width;
@@ -125,68 +135,71 @@ static void set_col(struct tui_col *c, enum tui_col_id id, int idx, int width, b
 }
 
 /* The rate title keeps the "/s" and cuts the name instead. */
-static void rate_col(struct tui_col *c, const char *name, int i)
+static void add_rate_col(struct col_set *s, const char *name, int i)
 {
 	int len = (int)strlen(name);
 	int width = clamp_int(len + 2, EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
 	char title[TUI_TITLE_LEN];
 
 	snprintf(title, sizeof(title), "%.*s/s", width - 2, name);
-	set_col(c, TUI_COL_RATE, i, width, false, title);
+	add_col(s, DROP_RATE, TUI_COL_RATE, i, width, false, title);
 }
 
-static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum drop_rank *rank)
+/* What names a row: CGROUP and TASKS, or PID, TID, USER and COMM. */
+static void add_name_cols(struct col_set *s, const struct tui_layout *l)
 {
-	int n = 0, nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
-
 	if (l->cgroups) {
-		rank[n] = DROP_NEVER;
-		set_col(&cols[n++], TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
+		add_col(s, DROP_NEVER, TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
 			TUI_CGROUP_MAX, true, "CGROUP");
-		rank[n] = DROP_TASKS;
-		set_col(&cols[n++], TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
-	} else {
-		rank[n] = DROP_NEVER;
-		set_col(&cols[n++], TUI_COL_PID, 0, PID_WIDTH, false, "PID");
-		if (l->threads) {
-			rank[n] = DROP_RIGHT;
-			set_col(&cols[n++], TUI_COL_TID, 0, PID_WIDTH, false, "TID");
-		}
-		if (l->user) {
-			rank[n] = DROP_USER;
-			set_col(&cols[n++], TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
-		}
-		rank[n] = DROP_NEVER;
-		set_col(&cols[n++], TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
+		add_col(s, DROP_TASKS, TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
+		return;
 	}
-	rank[n] = DROP_RIGHT;
-	set_col(&cols[n++], TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
-	if (l->topdown) {
-		int nodes = l->level == 2 ? TUI_TD_NR : TUI_TD_HEAVY_OPS;
+	add_col(s, DROP_NEVER, TUI_COL_PID, 0, PID_WIDTH, false, "PID");
+	if (l->threads)
+		add_col(s, DROP_RIGHT, TUI_COL_TID, 0, PID_WIDTH, false, "TID");
+	if (l->user)
+		add_col(s, DROP_USER, TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
+	add_col(s, DROP_NEVER, TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
+}
 
-		for (int i = 0; i < nodes; i++) {
-			rank[n] = l->level == 2 && i < TUI_TD_HEAVY_OPS ? DROP_LEVEL1 : DROP_RIGHT;
-			set_col(&cols[n++], TUI_COL_TD, i, td_nodes[i].width, false,
-				td_nodes[i].title);
-		}
-		rank[n] = DROP_IPC;
-		set_col(&cols[n++], TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
-		rank[n] = DROP_BAR;
-		set_col(&cols[n++], TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
-		return n;
-	}
+/* The nodes of the level, IPC and the bar. */
+static void add_topdown_cols(struct col_set *s, const struct tui_layout *l)
+{
+	int nodes = l->level == 2 ? TUI_TD_NR : TUI_TD_HEAVY_OPS;
+
+	for (int i = 0; i < nodes; i++)
+		add_col(s, l->level == 2 && i < TUI_TD_HEAVY_OPS ? DROP_LEVEL1 : DROP_RIGHT,
+			TUI_COL_TD, i, td_nodes[i].width, false, td_nodes[i].title);
+	add_col(s, DROP_IPC, TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
+	add_col(s, DROP_BAR, TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
+}
+
+/* Each event's count, then each one's rate. */
+static void add_event_cols(struct col_set *s, const struct tui_layout *l)
+{
+	int nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
+
 	for (int i = 0; i < nr_events; i++) {
 		const char *name = event_name(l, i);
 		int width = clamp_int((int)strlen(name), EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
 
-		rank[n] = DROP_RIGHT;
-		set_col(&cols[n++], TUI_COL_EVENT, i, width, false, name);
+		add_col(s, DROP_RIGHT, TUI_COL_EVENT, i, width, false, name);
 	}
-	for (int i = 0; i < nr_events; i++) {
-		rank[n] = DROP_RATE;
-		rate_col(&cols[n++], event_name(l, i), i);
-	}
-	return n;
+	for (int i = 0; i < nr_events; i++)
+		add_rate_col(s, event_name(l, i), i);
+}
+
+static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum drop_rank *rank)
+{
+	struct col_set s = { .cols = cols, .rank = rank };
+
+	add_name_cols(&s, l);
+	add_col(&s, DROP_RIGHT, TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
+	if (l->topdown)
+		add_topdown_cols(&s, l);
+	else
+		add_event_cols(&s, l);
+	return s.n;
 }
 
 int tui_columns_width(const struct tui_col *cols, int n)
@@ -266,7 +279,7 @@ int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols)
 	return n;
 }
 
-bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
+bool tui_col__sort_key(const struct tui_col *c, struct sort_key *key)
 {
 	switch (c->id) {
 	case TUI_COL_PID:
@@ -283,9 +296,9 @@ bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key)
 	case TUI_COL_TD:
 		if ((unsigned int)c->idx >= TUI_TD_NR)
 			return false;
-		return !sort_key_parse(td_sort_names[c->idx], NULL, 0, key);
+		return !sort_key__parse(td_sort_names[c->idx], NULL, 0, key);
 	case TUI_COL_IPC:
-		return !sort_key_parse("ipc", NULL, 0, key);
+		return !sort_key__parse("ipc", NULL, 0, key);
 	case TUI_COL_EVENT:
 	case TUI_COL_RATE:
 		*key = (struct sort_key){ .kind = SORT_EVENT, .event = c->idx };
@@ -313,11 +326,7 @@ size_t tui_wrap(const char *s, int width)
 
 const char *tui_pct(char *buf, size_t size, double frac)
 {
-	if (isfinite(frac))
-		snprintf(buf, size, "%.1f", frac * 100.0);
-	else
-		snprintf(buf, size, "-");
-	return buf;
+	return fmt_fixed(buf, size, frac * 100.0, 1);
 }
 
 void tui_user_fit(char *buf, size_t size, const char *name, int width)
@@ -330,14 +339,10 @@ void tui_user_fit(char *buf, size_t size, const char *name, int width)
 		snprintf(buf, size, "%.*s+", width - 1, name);
 }
 
+/* Five cells: 1000% and more (ten busy threads) without the decimal. */
 static void cpu_cell(char *buf, size_t size, double pct)
 {
-	if (!isfinite(pct))
-		snprintf(buf, size, "-");
-	else if (pct < 999.95)
-		snprintf(buf, size, "%.1f", pct);
-	else
-		snprintf(buf, size, "%.0f", pct);
+	fmt_fixed(buf, size, pct, pct < 999.95 ? 1 : 0);
 }
 
 static double per_second(const struct interval *iv, double v)
@@ -364,7 +369,7 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 	      const char *user, char *buf, size_t size)
 {
 	char tmp[TUI_BAR_MAX + 32];
-	int nr = iv_nr_events(iv);
+	int nr = interval__nr_events(iv);
 
 	tmp[0] = '\0';
 	switch (c->id) {
@@ -390,23 +395,20 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 		fmt_comm_ascii(tmp, sizeof(tmp), r->comm, sizeof(r->comm));
 		break;
 	case TUI_COL_CPU:
-		cpu_cell(tmp, sizeof(tmp), iv_cpu_pct(iv, r->cpu_ns));
+		cpu_cell(tmp, sizeof(tmp), interval__cpu_pct(iv, r->cpu_ns));
 		break;
 	case TUI_COL_TD:
 		tui_pct(tmp, sizeof(tmp), iv->topdown ? tui_td_value(&r->td, c->idx) : NAN);
 		break;
 	case TUI_COL_IPC:
-		if (isfinite(r->ipc))
-			snprintf(tmp, sizeof(tmp), "%.2f", r->ipc);
-		else
-			snprintf(tmp, sizeof(tmp), "-");
+		fmt_fixed(tmp, sizeof(tmp), r->ipc, 2);
 		break;
 	case TUI_COL_EVENT:
-		fmt_compact(tmp, sizeof(tmp), c->idx < nr ? delta_scaled(&r->ev[c->idx]) : NAN);
+		fmt_compact(tmp, sizeof(tmp), c->idx < nr ? delta__scaled(&r->ev[c->idx]) : NAN);
 		break;
 	case TUI_COL_RATE:
 		fmt_compact(tmp, sizeof(tmp),
-			    c->idx < nr ? per_second(iv, delta_scaled(&r->ev[c->idx])) : NAN);
+			    c->idx < nr ? per_second(iv, delta__scaled(&r->ev[c->idx])) : NAN);
 		break;
 	case TUI_COL_BAR:
 		if (iv->topdown && r->td.valid)
@@ -430,17 +432,15 @@ int tui_bar_td(char c)
 	return -1;
 }
 
-void tui_bar(char *buf, int width, const struct td_result *td)
+/*
+ * The cells of each level-1 node in a bar of *width*: floor of each share,
+ * then the cells the sum is short of to the largest remainders.
+ */
+static void bar_cells(const struct td_result *td, int width, int cells[4])
 {
 	double f[4], rem[4], total = 0;
-	int cells[4], used = 0, want, pos = 0;
+	int used = 0, want;
 
-	if (width < 0)
-		width = 0;
-	memset(buf, ' ', width);
-	buf[width] = '\0';
-	if (!td->valid || !width)
-		return;
 	for (int i = 0; i < 4; i++) {
 		double v = tui_td_value(td, i);
 
@@ -471,6 +471,19 @@ void tui_bar(char *buf, int width, const struct td_result *td)
 		rem[best] = -1;
 		used++;
 	}
+}
+
+void tui_bar(char *buf, int width, const struct td_result *td)
+{
+	int cells[4], pos = 0;
+
+	if (width < 0)
+		width = 0;
+	memset(buf, ' ', width);
+	buf[width] = '\0';
+	if (!td->valid || !width)
+		return;
+	bar_cells(td, width, cells);
 	for (int i = 0; i < 4; i++)
 		for (int k = 0; k < cells[i] && pos < width; k++)
 			buf[pos++] = bar_letters[i];

@@ -103,7 +103,7 @@ int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols);
 int tui_columns_width(const struct tui_col *cols, int n);
 
 /* The sort key a column shows; false for USER, TASKS and the bar. */
-bool tui_col_sort_key(const struct tui_col *c, struct sort_key *key);
+bool tui_col__sort_key(const struct tui_col *c, struct sort_key *key);
 
 /* Title and --sort name of a TopDown node; NULL out of range. */
 const char *tui_td_title(enum tui_td td);

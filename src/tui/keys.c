@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cgroup/names.h"
 #include "rows/metrics.h"
+#include "util/errmsg.h"
 #include "tui/keys.h"
 
 #define KEY_ESC 27
@@ -31,27 +32,28 @@ static void set_msg(struct tui_state *st, bool error, const char *text)
 	st->msg_error = error;
 }
 
-int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
-		   size_t errlen)
+/* Choices of the command line that the interactive view cannot show. */
+static int check_opts(const struct tui_opts *o, char *err, size_t errlen)
+{
+	if (o->view.nr_pids > TUI_MAX_PIDS)
+		return errmsg(err, errlen, -1,
+			      "too many PIDs for the interactive view (at most %d)", TUI_MAX_PIDS);
+	if (o->view.by == BY_CGROUP && !(o->cgroups_available && o->view.cg))
+		return errmsg(err, errlen, -1, "the cgroup view needs tasks charged per cgroup");
+	if (o->view.by != BY_PROCESS && o->view.by != BY_THREAD && o->view.by != BY_CGROUP)
+		return errmsg(err, errlen, -1, "invalid grouping %d for the interactive view",
+			      o->view.by);
+	if (o->level != 1 && o->level != 2)
+		return errmsg(err, errlen, -1, "invalid TopDown level %d (want 1 or 2)", o->level);
+	return 0;
+}
+
+int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
+		    size_t errlen)
 {
 	memset(st, 0, sizeof(*st));
-	if (o->view.nr_pids > TUI_MAX_PIDS) {
-		snprintf(err, errlen, "too many PIDs for the interactive view (at most %d)",
-			 TUI_MAX_PIDS);
+	if (check_opts(o, err, errlen))
 		return -1;
-	}
-	if (o->view.by == BY_CGROUP && !(o->cgroups_available && o->view.cg)) {
-		snprintf(err, errlen, "the cgroup view needs tasks charged per cgroup");
-		return -1;
-	}
-	if (o->view.by != BY_PROCESS && o->view.by != BY_THREAD && o->view.by != BY_CGROUP) {
-		snprintf(err, errlen, "invalid grouping %d for the interactive view", o->view.by);
-		return -1;
-	}
-	if (o->level != 1 && o->level != 2) {
-		snprintf(err, errlen, "invalid TopDown level %d (want 1 or 2)", o->level);
-		return -1;
-	}
 	st->base = o->view;
 	st->base.pids = NULL;
 	st->base.nr_pids = 0;
@@ -83,7 +85,7 @@ int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, ch
 	return 0;
 }
 
-void tui_view(const struct tui_state *st, struct view *v)
+void tui_state__view(const struct tui_state *st, struct view *v)
 {
 	*v = st->base;
 	v->by = st->by;
@@ -100,11 +102,11 @@ void tui_view(const struct tui_state *st, struct view *v)
 static void add_td_keys(const char *const *fields, int n, struct sort_key *keys, int *nr, int max)
 {
 	for (int i = 0; i < n && *nr < max; i++)
-		if (!sort_key_parse(fields[i], NULL, 0, &keys[*nr]))
+		if (!sort_key__parse(fields[i], NULL, 0, &keys[*nr]))
 			(*nr)++;
 }
 
-int tui_sort_keys(const struct tui_state *st, struct sort_key *keys, int max)
+int tui_state__sort_keys(const struct tui_state *st, struct sort_key *keys, int max)
 {
 	static const enum sort_kind fixed[] = { SORT_PID, SORT_COMM, SORT_CPU };
 	size_t first = st->by == BY_CGROUP ? 1 : 0;	/* cgroup rows have no PID */
@@ -173,7 +175,7 @@ static int sort_index(const struct tui_state *st, const struct sort_key *keys, i
 static unsigned int cycle_sort(struct tui_state *st, int step)
 {
 	struct sort_key keys[TUI_MAX_SORT_KEYS];
-	int nr = tui_sort_keys(st, keys, TUI_MAX_SORT_KEYS);
+	int nr = tui_state__sort_keys(st, keys, TUI_MAX_SORT_KEYS);
 	int i = sort_index(st, keys, nr);
 
 	if (!nr)
@@ -186,7 +188,7 @@ static unsigned int cycle_sort(struct tui_state *st, int step)
 	return TUI_REBUILD | TUI_REDRAW;
 }
 
-void tui_list_clamp(struct tui_list *l)
+void tui_list__clamp(struct tui_list *l)
 {
 	if (!l->page)
 		l->page = 1;
@@ -205,10 +207,10 @@ void tui_list_clamp(struct tui_list *l)
 		l->first = l->nr > l->page ? l->nr - l->page : 0;
 }
 
-void tui_set_page(struct tui_list *l, size_t page)
+void tui_list__set_page(struct tui_list *l, size_t page)
 {
 	l->page = page ? page : 1;
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 }
 
 /* Move the cursor; PgUp/PgDn also scroll by a page, as less and htop do. */
@@ -240,7 +242,7 @@ static bool list_key(struct tui_list *l, int key)
 	default:
 		return false;
 	}
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 	return true;
 }
 
@@ -251,7 +253,7 @@ static bool is_selected(const struct tui_state *st, const struct row *r)
 	return r->pid == st->sel_pid && (st->by == BY_PROCESS || r->tid == st->sel_tid);
 }
 
-void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
+void tui_state__rows(struct tui_state *st, const struct row *rows, size_t nr)
 {
 	struct tui_list *l = &st->list;
 
@@ -267,7 +269,7 @@ void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
 			}
 		}
 	}
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 	st->moved = false;
 	if (!nr)
 		return;
@@ -280,13 +282,14 @@ void tui_rows(struct tui_state *st, const struct row *rows, size_t nr)
 				    st->sel_cg_name, sizeof(st->sel_cg_name));
 }
 
-static void open_prompt(struct tui_state *st, enum tui_prompt p)
+static unsigned int open_prompt(struct tui_state *st, enum tui_prompt p)
 {
 	st->back = st->mode;
 	st->mode = TUI_MODE_PROMPT;
 	st->prompt = p;
 	st->input[0] = '\0';
 	st->input_len = 0;
+	return TUI_REDRAW;
 }
 
 int tui_parse_delay(const char *s, double *out, char *err, size_t errlen)
@@ -298,11 +301,9 @@ int tui_parse_delay(const char *s, double *out, char *err, size_t errlen)
 	v = strtod(s, &end);
 	while (*end == ' ')
 		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < TUI_MIN_DELAY || v > TUI_MAX_DELAY) {
-		snprintf(err, errlen, "invalid delay '%s' (want seconds from %g to %g)", s,
-			 TUI_MIN_DELAY, TUI_MAX_DELAY);
-		return -1;
-	}
+	if (errno || end == s || *end || !isfinite(v) || v < TUI_MIN_DELAY || v > TUI_MAX_DELAY)
+		return errmsg(err, errlen, -1, "invalid delay '%s' (want seconds from %g to %g)", s,
+			      TUI_MIN_DELAY, TUI_MAX_DELAY);
 	*out = v;
 	return 0;
 }
@@ -322,15 +323,12 @@ int tui_parse_pids(const char *s, int *pids, size_t max, size_t *nr, char *err, 
 		errno = 0;
 		v = strtol(s, &end, 10);
 		if (errno || end == s || (*end && *end != ',' && *end != ' ') || v < 1 ||
-		    v > TUI_PID_MAX) {
-			snprintf(err, errlen, "invalid PID '%.*s' (want numbers from 1 to %d)",
-				 (int)strcspn(s, ", "), s, TUI_PID_MAX);
-			return -1;
-		}
-		if (n == max) {
-			snprintf(err, errlen, "too many PIDs (at most %zu)", max);
-			return -1;
-		}
+		    v > TUI_PID_MAX)
+			return errmsg(err, errlen, -1,
+				      "invalid PID '%.*s' (want numbers from 1 to %d)",
+				      (int)strcspn(s, ", "), s, TUI_PID_MAX);
+		if (n == max)
+			return errmsg(err, errlen, -1, "too many PIDs (at most %zu)", max);
 		pids[n++] = (int)v;
 		s = end;
 	}
@@ -342,17 +340,13 @@ int tui_parse_comm(const char *s, char *out, size_t size, char *err, size_t errl
 {
 	size_t len = strlen(s);
 
-	if (len >= TASK_COMM_LEN || len >= size) {
-		snprintf(err, errlen, "name filter longer than %d characters",
-			 (int)(size < TASK_COMM_LEN ? size : TASK_COMM_LEN) - 1);
-		return -1;
-	}
-	for (size_t i = 0; i < len; i++) {
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f) {
-			snprintf(err, errlen, "name filter holds a non-printable character");
-			return -1;
-		}
-	}
+	if (len >= TASK_COMM_LEN || len >= size)
+		return errmsg(err, errlen, -1, "name filter longer than %d characters",
+			      (int)(size < TASK_COMM_LEN ? size : TASK_COMM_LEN) - 1);
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
+			return errmsg(err, errlen, -1,
+				      "name filter holds a non-printable character");
 	memcpy(out, s, len + 1);
 	return 0;
 }
@@ -452,7 +446,7 @@ static unsigned int set_level(struct tui_state *st, int level)
 		return TUI_REDRAW;
 	}
 	st->level = level;
-	nr = tui_sort_keys(st, keys, TUI_MAX_SORT_KEYS);
+	nr = tui_state__sort_keys(st, keys, TUI_MAX_SORT_KEYS);
 	/* a level-2 sort key means nothing once its column is gone */
 	if (sort_index(st, keys, nr) < 0)
 		st->sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
@@ -527,6 +521,59 @@ static unsigned int toggle_cgroups(struct tui_state *st)
 	return show(st, BY_CGROUP);
 }
 
+/* Help over whatever is open; any key goes back there. */
+static unsigned int open_help(struct tui_state *st)
+{
+	st->back = st->mode;
+	st->mode = TUI_MODE_HELP;
+	return TUI_REDRAW;
+}
+
+/* n: one interval of a recording, which stays paused. */
+static unsigned int step(struct tui_state *st)
+{
+	if (st->live) {
+		set_msg(st, true, "stepping works on recordings only");
+		return TUI_REDRAW;
+	}
+	st->paused = true;
+	return TUI_STEP | TUI_RESCHEDULE | TUI_REDRAW;
+}
+
+/* t and H swap processes and threads; from cgroups, t shows threads and H processes. */
+static unsigned int toggle_threads(struct tui_state *st, int key)
+{
+	if (st->by == BY_CGROUP)
+		return show(st, key == 't' ? BY_THREAD : BY_PROCESS);
+	st->by = st->task_by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
+	set_msg(st, false, st->by == BY_THREAD ? "showing threads" : "showing processes");
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+/* Enter: the processes of a cgroup row, or the detail view of a process. */
+static unsigned int open_row(struct tui_state *st)
+{
+	if (!st->list.nr)
+		return 0;
+	if (st->by == BY_CGROUP)
+		return open_cgroup(st);
+	st->detail_pid = st->sel_pid;
+	memset(&st->detail, 0, sizeof(st->detail));
+	st->detail.page = 1;
+	st->mode = TUI_MODE_DETAIL;
+	return TUI_DETAIL | TUI_REDRAW;
+}
+
+static unsigned int move_cursor(struct tui_state *st, int key)
+{
+	if (!list_key(&st->list, key))
+		return 0;
+	/* Home goes back to watching whatever is on top */
+	st->follow = key != KEY_HOME;
+	st->moved = true;
+	return TUI_REDRAW;
+}
+
 static unsigned int main_key(struct tui_state *st, int key)
 {
 	switch (key) {
@@ -536,9 +583,7 @@ static unsigned int main_key(struct tui_state *st, int key)
 	case 'h':
 	case '?':
 	case KEY_F(1):
-		st->back = TUI_MODE_MAIN;
-		st->mode = TUI_MODE_HELP;
-		return TUI_REDRAW;
+		return open_help(st);
 	case '<':
 	case ',':
 		return cycle_sort(st, -1);
@@ -547,34 +592,21 @@ static unsigned int main_key(struct tui_state *st, int key)
 	case KEY_F(6):
 		return cycle_sort(st, 1);
 	case 'd':
-		open_prompt(st, TUI_PROMPT_DELAY);
-		return TUI_REDRAW;
+		return open_prompt(st, TUI_PROMPT_DELAY);
 	case 'p':
-		open_prompt(st, TUI_PROMPT_PID);
-		return TUI_REDRAW;
+		return open_prompt(st, TUI_PROMPT_PID);
 	case '/':
-		open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);
-		return TUI_REDRAW;
+		return open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);
 	case ' ':
 		return toggle_pause(st);
 	case 'n':
-		if (st->live) {
-			set_msg(st, true, "stepping works on recordings only");
-			return TUI_REDRAW;
-		}
-		if (!st->paused)
-			st->paused = true;
-		return TUI_STEP | TUI_RESCHEDULE | TUI_REDRAW;
+		return step(st);
 	case '1':
 	case '2':
 		return set_level(st, key - '0');
 	case 't':
 	case 'H':
-		if (st->by == BY_CGROUP)
-			return show(st, key == 't' ? BY_THREAD : BY_PROCESS);
-		st->by = st->task_by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
-		set_msg(st, false, st->by == BY_THREAD ? "showing threads" : "showing processes");
-		return TUI_REBUILD | TUI_REDRAW;
+		return toggle_threads(st, key);
 	case 'c':
 		return toggle_cgroups(st);
 	case KEY_ESC:
@@ -582,23 +614,9 @@ static unsigned int main_key(struct tui_state *st, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		if (!st->list.nr)
-			return 0;
-		if (st->by == BY_CGROUP)
-			return open_cgroup(st);
-		st->detail_pid = st->sel_pid;
-		memset(&st->detail, 0, sizeof(st->detail));
-		st->detail.page = 1;
-		st->mode = TUI_MODE_DETAIL;
-		return TUI_DETAIL | TUI_REDRAW;
+		return open_row(st);
 	default:
-		if (list_key(&st->list, key)) {
-			/* Home goes back to watching whatever is on top */
-			st->follow = key != KEY_HOME;
-			st->moved = true;
-			return TUI_REDRAW;
-		}
-		return 0;
+		return move_cursor(st, key);
 	}
 }
 
@@ -617,9 +635,7 @@ static unsigned int detail_key(struct tui_state *st, int key)
 	case 'h':
 	case '?':
 	case KEY_F(1):
-		st->back = TUI_MODE_DETAIL;
-		st->mode = TUI_MODE_HELP;
-		return TUI_REDRAW;
+		return open_help(st);
 	case ' ':
 		return toggle_pause(st);
 	default:
@@ -627,7 +643,7 @@ static unsigned int detail_key(struct tui_state *st, int key)
 	}
 }
 
-unsigned int tui_key(struct tui_state *st, int key)
+unsigned int tui_state__key(struct tui_state *st, int key)
 {
 	if (key == ERR)
 		return 0;

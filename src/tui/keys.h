@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The interactive view's state and what each key does to it, without a
- * terminal: tui_key() changes the state and says what the caller must redo.
- * Key codes are curses' (KEY_UP, KEY_RESIZE, ...) or plain characters.
+ * terminal: tui_state__key() changes the state and says what the caller
+ * must redo. Key codes are curses' (KEY_UP, KEY_RESIZE, ...) or plain characters.
  */
 #ifndef __TDTOP_TUI_KEYS_H
 #define __TDTOP_TUI_KEYS_H
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rows/aggregate.h"
-#include "tui/tui.h"
+#include "tui/view.h"
 
 #define TUI_INPUT_LEN 64
 #define TUI_MSG_LEN 160
@@ -21,7 +21,7 @@
 #define TUI_MIN_DELAY 0.01
 #define TUI_MAX_DELAY 86400.0
 
-/* Bits of tui_key()'s result */
+/* Bits of tui_state__key()'s result */
 enum {
 	TUI_REDRAW = 1 << 0,	 /* the screen changed */
 	TUI_REBUILD = 1 << 1,	 /* the view changed: rebuild the rows of the shown sample */
@@ -90,7 +90,7 @@ struct tui_state {
 	/* the main table; the selection follows its task once the user moved it */
 	struct tui_list list;
 	bool follow;
-	bool moved;		/* the cursor moved since the last tui_rows() */
+	bool moved;		/* the cursor moved since the last tui_state__rows() */
 	int sel_pid;
 	int sel_tid;
 	__u64 sel_cg;		/* cgroup rows */
@@ -106,11 +106,11 @@ struct tui_state {
  * they cannot be shown (too many PIDs, a level that does not exist, cgroup
  * rows without the cgroup tree).
  */
-int tui_state_init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
-		   size_t errlen);
+int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, char *err,
+		    size_t errlen);
 
 /* Apply one key; returns TUI_* bits. */
-unsigned int tui_key(struct tui_state *st, int key);
+unsigned int tui_state__key(struct tui_state *st, int key);
 
 /*
  * The struct view for the state: the initial view with the state's
@@ -118,7 +118,7 @@ unsigned int tui_key(struct tui_state *st, int key);
  * cgroup opened from its row, v->within is that cgroup. The cgroup view's
  * path filter is not part of it: see tui_cgroup_rows().
  */
-void tui_view(const struct tui_state *st, struct view *v);
+void tui_state__view(const struct tui_state *st, struct view *v);
 
 /*
  * The sort keys < and > cycle through, in column order: pid, comm, cpu,
@@ -126,7 +126,7 @@ void tui_view(const struct tui_state *st, struct view *v);
  * Cgroup rows have no pid: their cycle starts at comm (the cgroup's name).
  * Returns how many were written (at most *max*).
  */
-int tui_sort_keys(const struct tui_state *st, struct sort_key *keys, int max);
+int tui_state__sort_keys(const struct tui_state *st, struct sort_key *keys, int max);
 
 /* "cpu", "pid", "comm", a TopDown field or the event's name ("?" if out of range). */
 const char *tui_sort_name(const struct sort_key *k, const char *const *names, int nr_names);
@@ -136,13 +136,13 @@ const char *tui_sort_name(const struct sort_key *k, const char *const *names, in
  * keep the selected task (or cgroup) under the cursor if the user picked
  * one, else keep the cursor line; then clamp the list to *nr* rows.
  */
-void tui_rows(struct tui_state *st, const struct row *rows, size_t nr);
+void tui_state__rows(struct tui_state *st, const struct row *rows, size_t nr);
 
 /* The screen has room for *page* rows (at least 1 is assumed). */
-void tui_set_page(struct tui_list *l, size_t page);
+void tui_list__set_page(struct tui_list *l, size_t page);
 
 /* Clamp cursor and first line to the list's length and page. */
-void tui_list_clamp(struct tui_list *l);
+void tui_list__clamp(struct tui_list *l);
 
 /*
  * Prompt validation; 0, or -1 with a message in *err* (the old value is kept).

@@ -56,12 +56,12 @@ struct tui_users {
 	int next_name;		/* round-robin victim once full */
 };
 
-struct tui_users *tui_users_new(void)
+struct tui_users *tui_users__new(void)
 {
 	return calloc(1, sizeof(struct tui_users));
 }
 
-void tui_users_free(struct tui_users *u)
+void tui_users__free(struct tui_users *u)
 {
 	free(u);
 }
@@ -227,11 +227,11 @@ static int draw_summary(struct tui *t, int y)
 {
 	const struct interval *iv = &t->iv;
 	char num[FMT_COMPACT_LEN], busy[16] = "-";
-	__u64 busy_ns = iv->total_cpu_ns > iv->idle_cpu_ns ? iv->total_cpu_ns - iv->idle_cpu_ns : 0;
+	double busy_pct = interval__busy_pct(iv);
 	int x;
 
-	if (iv->ncpus > 0 && isfinite(iv_cpu_pct(iv, busy_ns)))
-		snprintf(busy, sizeof(busy), "%.1f%%", iv_cpu_pct(iv, busy_ns) / iv->ncpus);
+	if (isfinite(busy_pct))
+		snprintf(busy, sizeof(busy), "%.1f%%", busy_pct);
 	x = putf(y, 0, A_NORMAL, "interval %.2fs  %d CPUs  busy %s  tasks %zu  rows %zu",
 		 iv->interval_s, iv->ncpus, busy, t->smp[t->shown].nr, iv->nr_rows);
 	x = putf(y, x, A_NORMAL, "  switches %s",
@@ -251,11 +251,11 @@ static int draw_breakdown(struct tui *t, int y)
 		char name[32], num[FMT_COMPACT_LEN];
 
 		x = put(y, 0, A_NORMAL, "Totals");
-		for (int i = 0; i < iv_nr_events(iv); i++) {
-			const char *n = iv_event_name(iv, i, name, sizeof(name));
+		for (int i = 0; i < interval__nr_events(iv); i++) {
+			const char *n = interval__event_name(iv, i, name, sizeof(name));
 
 			x = putf(y, x, A_NORMAL, "  %s %s", n,
-				 fmt_compact(num, sizeof(num), delta_scaled(&iv->totals[i])));
+				 fmt_compact(num, sizeof(num), delta__scaled(&iv->totals[i])));
 		}
 		return y + 1;
 	}
@@ -295,7 +295,7 @@ static int put_wrapped(int y, const char *label, const char *text, int lines)
 static int draw_warnings(struct tui *t, int y)
 {
 	const struct interval *iv = &t->iv;
-	double share = iv_min_running_share(iv);
+	double share = interval__min_running_share(iv);
 
 	if (iv->dropped)
 		putf(y++, 0, warn_attr(t), "dropped %llu: task map full (raise --max-tasks)",
@@ -452,7 +452,7 @@ static void draw_col_titles(struct tui *t, int y, const struct tui_col *cols, in
 	attrset(A_NORMAL);
 	for (int i = 0; i < n; i++) {
 		struct sort_key key;
-		bool sorted = tui_col_sort_key(&cols[i], &key) && key.kind == t->st.sort.kind &&
+		bool sorted = tui_col__sort_key(&cols[i], &key) && key.kind == t->st.sort.kind &&
 			      (key.kind != SORT_EVENT || key.event == t->st.sort.event) &&
 			      (key.kind != SORT_TD || key.field == t->st.sort.field) &&
 			      cols[i].id != TUI_COL_TID;
@@ -506,8 +506,8 @@ static void draw_table(struct tui *t, int y)
 	int page = LINES - y - 1;
 
 	draw_col_titles(t, y++, cols, n);
-	tui_set_page(l, page > 0 ? (size_t)page : 1);
-	tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+	tui_list__set_page(l, page > 0 ? (size_t)page : 1);
+	tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (!t->iv.nr_rows) {
 		bool filtered = t->st.nr_pids || (cgroups ? t->st.cg_filter[0] : t->st.comm[0]);
 
@@ -607,11 +607,11 @@ static int draw_detail_summary(struct tui *t, int y, const struct row *p)
 	int x;
 
 	if (!iv->topdown) {
-		for (int i = 0; i < iv_nr_events(iv); i++, y++) {
-			double v = delta_scaled(&p->ev[i]);
+		for (int i = 0; i < interval__nr_events(iv); i++, y++) {
+			const char *n = interval__event_name(iv, i, name, sizeof(name));
+			double v = delta__scaled(&p->ev[i]);
 
-			putf(y, 0, A_NORMAL, "  %-24.24s %8s %8s/s", iv_event_name(iv, i, name,
-										sizeof(name)),
+			putf(y, 0, A_NORMAL, "  %-24.24s %8s %8s/s", n,
 			     fmt_compact(num, sizeof(num), v),
 			     fmt_compact(rate, sizeof(rate),
 					 iv->interval_s > 0 ? v / iv->interval_s : NAN));
@@ -649,7 +649,7 @@ static void draw_detail(struct tui *t)
 	}
 	p = &t->det_proc.rows[0];
 	fmt_comm_ascii(comm, sizeof(comm), p->comm, sizeof(p->comm));
-	tui_pct(cpu, sizeof(cpu), iv_cpu_pct(&t->det_proc, p->cpu_ns) / 100.0);
+	tui_pct(cpu, sizeof(cpu), interval__cpu_pct(&t->det_proc, p->cpu_ns) / 100.0);
 	putf(y++, 0, A_BOLD, "PID %d %s  user %s  %d thread%s  CPU %s%%%s", p->pid, comm,
 	     user_of(t->users, p->pid, t->fetched), p->nr_threads, p->nr_threads == 1 ? "" : "s",
 	     cpu, p->exited ? "  (exited)" : "");
@@ -662,14 +662,14 @@ static void draw_detail(struct tui *t)
 		return;
 	draw_col_titles(t, y++, cols, n);
 	page = LINES - y;
-	tui_set_page(l, page > 0 ? (size_t)page : 1);
+	tui_list__set_page(l, page > 0 ? (size_t)page : 1);
 	l->nr = t->det_threads.nr_rows;
-	tui_list_clamp(l);
+	tui_list__clamp(l);
 	for (size_t i = l->first; i < l->nr && y < LINES; i++, y++)
 		draw_row(t, y, &t->det_threads, &t->det_threads.rows[i], cols, n, false);
 }
 
-void tui_screen_draw(struct tui *t)
+void tui__draw(struct tui *t)
 {
 	curs_set(0);
 	erase();

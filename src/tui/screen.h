@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * What the interactive view's loop (tui.c) and its curses drawing
- * (tui_screen.c) share: the run-time state and the drawing entry points.
+ * (screen.c) share: the run-time state and the drawing entry points.
  */
 #ifndef __TDTOP_TUI_SCREEN_H
 #define __TDTOP_TUI_SCREEN_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "rows/model.h"
 #include "rows/sample.h"
-#include "tui/tui.h"
+#include "tui/view.h"
 #include "tui/keys.h"
 
 /* Process owners for the USER column, cached by PID. */
@@ -41,13 +41,13 @@ struct tui {
 };
 
 /* NULL when out of memory. */
-struct tui_users *tui_users_new(void);
-void tui_users_free(struct tui_users *u);
+struct tui_users *tui_users__new(void);
+void tui_users__free(struct tui_users *u);
 
 /* Define the colour pairs; only after start_color(). */
 void tui_screen_colors(void);
 
 /* Draw what t->st.mode shows and refresh the terminal. */
-void tui_screen_draw(struct tui *t);
+void tui__draw(struct tui *t);
 
 #endif /* __TDTOP_TUI_SCREEN_H */

@@ -2,7 +2,7 @@
 /*
  * The interactive view's loop: terminal setup and teardown on every way
  * out, waiting for keys until the next fetch is due, and the samples and
- * rows behind the screen (tui_screen.c draws them).
+ * rows behind the screen (screen.c draws them).
  */
 #include <curses.h>
 #include <errno.h>
@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
+#include "util/errmsg.h"
 #include "tui/tui.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
@@ -34,14 +35,6 @@ static void on_stop_signal(int sig)
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define NR_STOP_SIGNALS (int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
-
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- stderr capture: a write to fd 2 would tear the screen ---- */
 
@@ -122,10 +115,8 @@ static void restore_signals(const struct sigaction *old)
 
 static int build(struct tui *t, const struct view *v, int level, struct interval *iv)
 {
-	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv)) {
-		snprintf(t->err, t->errlen, "failed to build the rows: out of memory");
-		return -1;
-	}
+	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv))
+		return errmsg(t->err, t->errlen, -1, "failed to build the rows: out of memory");
 	return 0;
 }
 
@@ -162,7 +153,7 @@ static int build_detail(struct tui *t)
 	}
 	t->have_det = true;
 	t->st.detail.nr = t->det_threads.nr_rows;
-	tui_list_clamp(&t->st.detail);
+	tui_list__clamp(&t->st.detail);
 	return 0;
 }
 
@@ -175,7 +166,7 @@ static int rebuild(struct tui *t)
 	if (t->have_iv)
 		interval__free_rows(&t->iv);
 	t->have_iv = false;
-	tui_view(&t->st, &v);
+	tui_state__view(&t->st, &v);
 	if (v.by == BY_CGROUP) {
 		/* the path filter and the tree order come before --top */
 		v.top = 0;
@@ -187,7 +178,7 @@ static int rebuild(struct tui *t)
 		return -1;
 	}
 	t->have_iv = true;
-	tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+	tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (t->st.mode == TUI_MODE_DETAIL || t->st.back == TUI_MODE_DETAIL)
 		return build_detail(t);
 	return 0;
@@ -195,7 +186,7 @@ static int rebuild(struct tui *t)
 
 static void schedule(struct tui *t, double from, double delay)
 {
-	double now = mono_now();
+	double now = mono_s();
 
 	t->next_fetch = from + delay;
 	/* late (a slow fetch, a suspended terminal): start over from now */
@@ -207,7 +198,7 @@ static void schedule(struct tui *t, double from, double delay)
 static int fetch(struct tui *t)
 {
 	int into = t->shown < 0 ? 0 : !t->shown;
-	double started = mono_now();
+	double started = mono_s();
 	int ret;
 
 	ret = t->src->fetch(t->src->arg, &t->smp[into], t->err, t->errlen);
@@ -278,7 +269,7 @@ static bool wait_input(struct tui *t)
 	int ms = MAX_WAIT_MS;
 
 	if (fetching) {
-		double left_ms = (t->next_fetch - mono_now()) * 1000;
+		double left_ms = (t->next_fetch - mono_s()) * 1000;
 
 		if (left_ms < MAX_WAIT_MS)
 			ms = left_ms > 0 ? (int)ceil(left_ms) : 0;
@@ -327,17 +318,17 @@ static int loop(struct tui *t)
 		unsigned int act = 0;
 		int key;
 
-		if (!t->eof && (t->st.live || !t->st.paused) && mono_now() >= t->next_fetch) {
+		if (!t->eof && (t->st.live || !t->st.paused) && mono_s() >= t->next_fetch) {
 			if (fetch(t) < 0)
 				return -1;
 			redraw = true;
 			if (t->o->iterations > 0 && t->fetched >= t->o->iterations) {
-				tui_screen_draw(t);
+				tui__draw(t);
 				return 0;
 			}
 		}
 		if (redraw)
-			tui_screen_draw(t);
+			tui__draw(t);
 		redraw = false;
 		if (!wait_input(t))
 			return 0;	/* the terminal is gone: nothing to show any more */
@@ -345,12 +336,12 @@ static int loop(struct tui *t)
 		for (int n = 0; n < 256 && !tui_stop && (key = getch()) != ERR; n++) {
 			if (key == KEY_RESIZE)
 				clearok(curscr, TRUE);
-			act |= tui_key(&t->st, key);
+			act |= tui_state__key(&t->st, key);
 			if (act & TUI_QUIT)
 				return 0;
 			/* an Enter after a cursor move must open the row under the cursor */
 			if (t->have_iv)
-				tui_rows(&t->st, t->iv.rows, t->iv.nr_rows);
+				tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 		}
 		if (t->hangup)
 			return 0;
@@ -361,10 +352,31 @@ static int loop(struct tui *t)
 	return 0;
 }
 
-int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+/* The screen up for the loop; the terminal, stderr and signals restored on every way out. */
+static int run_screen(struct tui *t)
 {
 	struct sigaction old[NR_STOP_SIGNALS];
 	struct err_capture cap;
+	SCREEN *scr;
+	int ret;
+
+	if (install_signals(old))
+		return errmsg(t->err, t->errlen, -1, "failed to install signal handlers: %s",
+			      strerror(errno));
+	capture_stderr(&cap);
+	scr = screen_open(t);
+	ret = scr ? loop(t) : -1;
+	if (scr) {
+		endwin();
+		delscreen(scr);
+	}
+	release_stderr(&cap);
+	restore_signals(old);
+	return ret;
+}
+
+int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+{
 	struct tui t = {
 		.src = src,
 		.o = o,
@@ -374,41 +386,23 @@ int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, s
 		.err = err,
 		.errlen = errlen,
 	};
-	SCREEN *scr;
 	int ret;
 
 	err[0] = '\0';
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		snprintf(err, errlen,
-			 "the interactive view needs a terminal (use -b for text output)");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return errmsg(err, errlen, 1,
+			      "the interactive view needs a terminal (use -b for text output)");
+	if (tui_state__init(&t.st, o, src->live, err, errlen))
 		return 1;
-	}
-	if (tui_state_init(&t.st, o, src->live, err, errlen))
-		return 1;
-	t.users = tui_users_new();
-	if (!t.users) {
-		snprintf(err, errlen, "out of memory");
-		return 1;
-	}
-	if (install_signals(old)) {
-		snprintf(err, errlen, "failed to install signal handlers: %s", strerror(errno));
-		tui_users_free(t.users);
-		return 1;
-	}
-	capture_stderr(&cap);
-	scr = screen_open(&t);
-	ret = scr ? loop(&t) : -1;
-	if (scr) {
-		endwin();
-		delscreen(scr);
-	}
-	release_stderr(&cap);
-	restore_signals(old);
+	t.users = tui_users__new();
+	if (!t.users)
+		return errmsg(err, errlen, 1, "out of memory");
+	ret = run_screen(&t);
 	if (t.have_iv)
 		interval__free_rows(&t.iv);
 	free_detail(&t);
 	sample__free(&t.smp[0]);
 	sample__free(&t.smp[1]);
-	tui_users_free(t.users);
+	tui_users__free(t.users);
 	return ret ? 1 : 0;
 }

@@ -6,64 +6,8 @@
 #ifndef __TDTOP_TUI_H
 #define __TDTOP_TUI_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include "rows/aggregate.h"
-#include "rows/model.h"
-#include "rows/sample.h"
-
-/* Return values of tui_source.fetch */
-enum {
-	TUI_FETCH_OK = 0,	/* *out* holds the next interval */
-	TUI_FETCH_END = 1,	/* no more data (end of a recording) */
-	TUI_FETCH_BASELINE = 2,	/* only a baseline was taken: call again later */
-	TUI_FETCH_ERROR = -1,	/* message in *err* */
-};
-
-struct tui_source {
-	/*
-	 * Fill *out* from scratch with the next interval (its tasks array may
-	 * be reused). Live: takes a snapshot at once, the TUI decides when to
-	 * call. Replay: returns the next recorded interval without waiting.
-	 * The TUI alternates between two samples it owns and frees.
-	 */
-	int (*fetch)(void *arg, struct sample *out, char *err, size_t errlen);
-	/*
-	 * Turn *s* into display rows for *v* and TopDown *level*: aggregate,
-	 * metrics, sort and top. 0, or -1 (out of memory). The TUI frees the
-	 * rows with interval__free_rows().
-	 */
-	int (*build)(void *arg, const struct sample *s, const struct view *v, int level,
-		     struct interval *iv);
-	/*
-	 * Optional: tdtop's own CPU% (of one CPU) over the interval fetched last,
-	 * and its BPF cost per context switch in ns (NAN when unknown). When
-	 * NULL, the interval's self_cpu_pct and bpf_ns_per_switch are shown.
-	 */
-	double (*self_cost)(void *arg, double *bpf_ns_per_switch);
-	void *arg;
-	bool live;		/* false: a recording, paused means no fetching at all */
-};
-
-struct tui_opts {
-	double delay_s;		/* between intervals */
-	long iterations;	/* exit after this many intervals; 0: until q */
-	struct view view;	/* initial grouping, filters, sort, top and cgroup filter;
-				 * pids are copied, the rest is borrowed */
-	int level;		/* TopDown level: 1 or 2 */
-	bool level2_available;
-	const char *level2_why;	/* why not, told on the 2 key; NULL: "not available on
-				 * this CPU" */
-	bool cgroups_available;	/* tasks carry their cgroup and view.cg is the tree:
-				 * the c key shows one row per cgroup */
-	const char *cgroups_why; /* why not, told on the c key; NULL: "start tdtop
-				  * with --by cgroup or -c PATH for the cgroup view" */
-	const char *title;	/* e.g. "Intel Ice Lake (perf_metrics)" */
-	const char *const *names; /* the nr_events event names */
-	int nr_events;
-	bool topdown;		/* TopDown columns, else event count and rate columns */
-	bool color;		/* false for NO_COLOR (also read here) or --no-color */
-};
+#include "tui/view.h"
 
 /*
  * Run the interactive view until q, a signal (SIGINT, SIGTERM, SIGHUP),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* errmsg(): the one way library code reports a failure with its reason. */
 #include <stdarg.h>
 #include <stdio.h>
 #include "util/errmsg.h"

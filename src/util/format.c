@@ -91,6 +91,18 @@ const char *fmt_compact(char *buf, size_t size, double v)
 	return buf;
 }
 
+const char *fmt_fixed(char *buf, size_t size, double v, int decimals)
+{
+	if (!size)
+		return buf;
+	if (isfinite(v))
+		snprintf(buf, size, "%.*f", decimals, v);
+	else
+		snprintf(buf, size, "-");
+	fix_decimal_point(buf);
+	return buf;
+}
+
 int utf8_seq_len(const unsigned char *s, size_t n)
 {
 	unsigned char c = s[0], lo = 0x80, hi = 0xbf;

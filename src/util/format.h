@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Formatting helpers shared by the outputs: locale-independent numbers,
- * compact human counts, UTF-8 validation, and interval fields as shown.
+ * compact human counts, table cells, UTF-8 validation.
  */
 #ifndef __TDTOP_FORMAT_H
 #define __TDTOP_FORMAT_H
@@ -33,6 +33,12 @@ int fmt_double(char *buf, size_t size, double v);
  * Returns *buf*.
  */
 const char *fmt_compact(char *buf, size_t size, double v);
+
+/*
+ * A table cell's number: *v* with *decimals* digits after the point ('.'
+ * whatever LC_NUMERIC says), "-" when not finite. Returns *buf*.
+ */
+const char *fmt_fixed(char *buf, size_t size, double v, int decimals);
 
 /*
  * Length of the well-formed UTF-8 sequence at *s* (1..4), looking at no

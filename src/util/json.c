@@ -282,6 +282,30 @@ void json__null(struct json_writer *w)
 		fputs("null", w->f);
 }
 
+void json__member_string(struct json_writer *w, const char *key, const char *s)
+{
+	json__key(w, key);
+	json__string(w, s);
+}
+
+void json__member_int(struct json_writer *w, const char *key, int64_t v)
+{
+	json__key(w, key);
+	json__int(w, v);
+}
+
+void json__member_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	json__key(w, key);
+	json__uint(w, v);
+}
+
+void json__member_double(struct json_writer *w, const char *key, double v)
+{
+	json__key(w, key);
+	json__double(w, v);
+}
+
 void json__newline(struct json_writer *w)
 {
 	if (w->failed)

@@ -2,6 +2,14 @@
 /*
  * A streaming JSON writer to a FILE*: commas and nesting are handled, and
  * strings are always valid JSON whatever bytes they hold.
+ *
+ * tdtop writes JSON with this writer and parses it with jansson (reading
+ * recordings needs a parser). The writer streams each member to the FILE
+ * as it comes, with no tree to build and free per line; it writes NaN as
+ * null and any bytes (a comm is not always UTF-8) as a valid string,
+ * where jansson refuses both; and its numbers are fmt_double()'s, the
+ * digits the CSV output prints too. The recorder's lines are still
+ * encoded with jansson (record/write.c, record/header.c).
  */
 #ifndef __TDTOP_JSON_H
 #define __TDTOP_JSON_H
@@ -40,6 +48,12 @@ void json__uint(struct json_writer *w, uint64_t v);
 void json__double(struct json_writer *w, double v);
 void json__bool(struct json_writer *w, bool v);
 void json__null(struct json_writer *w);
+
+/* A member of the open object: json__key() and the value in one call. */
+void json__member_string(struct json_writer *w, const char *key, const char *s);
+void json__member_int(struct json_writer *w, const char *key, int64_t v);
+void json__member_uint(struct json_writer *w, const char *key, uint64_t v);
+void json__member_double(struct json_writer *w, const char *key, double v);
 
 /* Ends a top-level value's line (JSON Lines); a misuse when nested. */
 void json__newline(struct json_writer *w);

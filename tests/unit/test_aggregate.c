@@ -92,7 +92,7 @@ TEST(aggregate_threads_filter_sort_top)
 	struct interval iv;
 
 	fixture(&s);
-	CHECK_INT(sort_key_parse("context-switches", names, 2, &v.sort), 0);
+	CHECK_INT(sort_key__parse("context-switches", names, 2, &v.sort), 0);
 	v.pids = pids;
 	v.nr_pids = 1;
 	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
@@ -110,20 +110,20 @@ TEST(aggregate_sort_keys)
 {
 	struct sort_key k;
 
-	CHECK_INT(sort_key_parse("cpu", names, 2, &k), 0);
+	CHECK_INT(sort_key__parse("cpu", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_CPU);
-	CHECK_INT(sort_key_parse("comm", names, 2, &k), 0);
+	CHECK_INT(sort_key__parse("comm", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_COMM);
-	CHECK_INT(sort_key_parse("cpu-clock", names, 2, &k), 0);
+	CHECK_INT(sort_key__parse("cpu-clock", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_EVENT);
 	CHECK_INT(k.event, 0);
-	CHECK_INT(sort_key_parse("backend", names, 2, &k), 0);
+	CHECK_INT(sort_key__parse("backend", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_TD);
 	CHECK_STR(td_fields[k.field].key, "backend_bound");
-	CHECK_INT(sort_key_parse("ipc", names, 2, &k), 0);
+	CHECK_INT(sort_key__parse("ipc", names, 2, &k), 0);
 	CHECK_INT(k.field, TD_SORT_IPC);
-	CHECK_INT(sort_key_parse("bogus", names, 2, &k), -1);
-	CHECK_INT(sort_key_parse("", names, 2, &k), -1);
+	CHECK_INT(sort_key__parse("bogus", names, 2, &k), -1);
+	CHECK_INT(sort_key__parse("", names, 2, &k), -1);
 }
 
 TEST(aggregate_comm_filter_and_td_sort)
@@ -137,7 +137,7 @@ TEST(aggregate_comm_filter_and_td_sort)
 	CHECK_INT(iv.nr_rows, 2);	/* web, web-worker */
 	iv.rows[0].td.backend_bound = NAN;
 	iv.rows[1].td.backend_bound = 0.4;
-	CHECK_INT(sort_key_parse("backend", names, 2, &v.sort), 0);
+	CHECK_INT(sort_key__parse("backend", names, 2, &v.sort), 0);
 	interval__sort(&iv, &v);
 	CHECK_NEAR(iv.rows[0].td.backend_bound, 0.4, 0);	/* NaN last */
 	interval__free_rows(&iv);
@@ -276,7 +276,7 @@ TEST(pipeline_notices_topdown_counters_held_elsewhere)
 
 	snprintf(el.ev[0].name, sizeof(el.ev[0].name), "slots");
 	snprintf(el.ev[1].name, sizeof(el.ev[1].name), "topdown-retiring");
-	pipeline_init(&p, &el);
+	pipeline__init(&p, &el);
 	p.topdown = true;
 	p.cfg.nr_parts = 1;
 	p.cfg.parts[0] = (struct td_part){ .method = TD_PERF_METRICS, .ev_lo = 0, .ev_hi = 2 };
@@ -284,11 +284,11 @@ TEST(pipeline_notices_topdown_counters_held_elsewhere)
 	p.cfg.role[1] = TD_RETIRING;
 	fixture(&s);
 	s.total.ev[0] = (struct delta){ 5000, 1000, 1000 };
-	CHECK_INT(pipeline_build(&p, &s, &v, 1, &iv), 0);
+	CHECK_INT(pipeline__build(&p, &s, &v, 1, &iv), 0);
 	CHECK(iv.notice == NULL);
 	interval__free_rows(&iv);
 	s.total.ev[0] = (struct delta){ 0, 1000, 0 };	/* enabled, never running */
-	CHECK_INT(pipeline_build(&p, &s, &v, 1, &iv), 0);
+	CHECK_INT(pipeline__build(&p, &s, &v, 1, &iv), 0);
 	CHECK(iv.notice && strstr(iv.notice, "did not count"));
 	interval__free_rows(&iv);
 	sample__free(&s);

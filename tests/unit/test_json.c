@@ -601,6 +601,33 @@ TEST(json_nesting_and_commas)
 	mem_close(&m);
 }
 
+TEST(json_members_are_key_and_value)
+{
+	struct mem m;
+	struct json_writer *w;
+
+	mem_open(&m);
+	w = json__new(m.f);
+	json__begin_object(w);
+	json__member_string(w, "s", "a\"b");
+	json__member_int(w, "i", -3);
+	json__member_uint(w, "u", UINT64_MAX);
+	json__member_double(w, "d", NAN);
+	json__end_object(w);
+	json__newline(w);
+	CHECK(json__ok(w));
+	CHECK_STR(mem_text(&m),
+		  "{\"s\":\"a\\\"b\",\"i\":-3,\"u\":18446744073709551615,\"d\":null}\n");
+	json__free(w);
+
+	/* a member outside an object is a misuse like a key there */
+	w = json__new(m.f);
+	json__member_int(w, "i", 1);
+	CHECK(!json__ok(w));
+	json__free(w);
+	mem_close(&m);
+}
+
 static char *write_double(double v)
 {
 	static char out[64];

@@ -47,6 +47,18 @@ TEST(fmt_compact_units)
 	CHECK(strlen(compact(1e30)) < FMT_COMPACT_LEN);
 }
 
+TEST(fmt_fixed_cells)
+{
+	char buf[16];
+
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), 12.345, 1), "12.3");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), 1.234, 2), "1.23");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), 1234.4, 0), "1234");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), NAN, 1), "-");
+	CHECK_STR(fmt_fixed(buf, sizeof(buf), -INFINITY, 2), "-");
+	CHECK_STR(fmt_fixed(buf, 3, 12.345, 1), "12");
+}
+
 static const char *dbl(double v)
 {
 	static char buf[FMT_DOUBLE_LEN];
@@ -80,11 +92,11 @@ static const char *scaled(__u64 count, __u64 enabled, __u64 running)
 	static char buf[FMT_DOUBLE_LEN];
 	struct delta d = { count, enabled, running };
 
-	fmt_scaled(buf, sizeof(buf), &d);
+	delta__format(&d, buf, sizeof(buf));
 	return buf;
 }
 
-TEST(fmt_scaled_counts)
+TEST(delta_format_counts)
 {
 	CHECK_STR(scaled(0, 0, 0), "0");
 	CHECK_STR(scaled(1000, 50, 50), "1000");
@@ -94,6 +106,28 @@ TEST(fmt_scaled_counts)
 	CHECK_STR(scaled(10, 3, 2), "15");
 	CHECK_STR(scaled(1, 3, 2), "2");		/* 1.5 rounds away from zero */
 	CHECK_STR(scaled(0, 5, 0), "");			/* never ran: NaN */
+}
+
+TEST(interval_busy_pct_and_row_type)
+{
+	struct interval iv = { .interval_s = 2, .ncpus = 4, .total_cpu_ns = 8000000000ull,
+			       .idle_cpu_ns = 6000000000ull };
+	struct row r = { .kind = ROW_THREAD };
+
+	CHECK(interval__busy_pct(&iv) == 25.0);
+	/* more idle than total is no load, not a negative one */
+	iv.idle_cpu_ns = 9000000000ull;
+	CHECK(interval__busy_pct(&iv) == 0.0);
+	iv.ncpus = 0;
+	CHECK(isnan(interval__busy_pct(&iv)));
+	iv.ncpus = 4;
+	iv.interval_s = 0;
+	CHECK(isnan(interval__busy_pct(&iv)));
+	CHECK_STR(row__type(&r), "thread");
+	r.kind = ROW_CGROUP;
+	CHECK_STR(row__type(&r), "cgroup");
+	r.kind = ROW_PROCESS;
+	CHECK_STR(row__type(&r), "process");
 }
 
 TEST(utf8_seq_len_cases)
@@ -400,7 +434,8 @@ TEST(output_json_interval)
 		  "\"lost\":{\"cpu/event=0x3c,umask=0/\":0},"
 		  "\"cpu_ns\":{\"total\":1000000000,\"idle\":1000000000,\"lost\":0},"
 		  "\"running\":{\"cpu/event=0x3c,umask=0/\":1},"
-		  "\"dropped\":0,\"read_errors\":0,\"switches\":7,\"self\":{\"bpf_ns_per_switch\":250,\"cpu_pct\":null},\"method\":\"none\"}\n"
+		  "\"dropped\":0,\"read_errors\":0,\"switches\":7,"
+		  "\"self\":{\"bpf_ns_per_switch\":250,\"cpu_pct\":null},\"method\":\"none\"}\n"
 		  "{\"type\":\"thread\",\"pid\":100,\"tid\":101,"
 		  "\"comm\":\"a\\u0001b\\ufffd\\\\\xc3\xa9\",\"cpu_ns\":125000000,"
 		  "\"cpu_pct\":12.5,\"counts\":{\"cpu/event=0x3c,umask=0/\":20000}}\n"

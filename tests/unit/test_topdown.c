@@ -108,7 +108,7 @@ TEST(topdown_counts_set)
 	set(&c, TD_SLOTS, 42);
 	CHECK(c.have[TD_SLOTS]);
 	CHECK_NEAR(c.v[TD_SLOTS], 42, EPS);
-	/* a count that never ran (NAN from delta_scaled) stays missing */
+	/* a count that never ran (NAN from delta__scaled) stays missing */
 	set(&c, TD_RETIRING, NAN);
 	CHECK(!c.have[TD_RETIRING]);
 	/* out-of-range roles are ignored, not written past the arrays */

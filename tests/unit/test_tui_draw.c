@@ -124,25 +124,25 @@ TEST(tui_column_sort_keys)
 	struct sort_key key, want;
 	int n = tui_columns(&l, 300, cols);
 
-	CHECK(tui_col_sort_key(&cols[0], &key));
+	CHECK(tui_col__sort_key(&cols[0], &key));
 	CHECK_INT(key.kind, SORT_PID);
-	CHECK(!tui_col_sort_key(&cols[2], &key)); /* USER */
-	CHECK(tui_col_sort_key(&cols[4], &key));
+	CHECK(!tui_col__sort_key(&cols[2], &key)); /* USER */
+	CHECK(tui_col__sort_key(&cols[4], &key));
 	CHECK_INT(key.kind, SORT_CPU);
 	/* a TopDown column sorts by the value it shows */
 	CHECK_INT(cols[5].id, TUI_COL_TD);
-	CHECK(tui_col_sort_key(&cols[5], &key));
-	CHECK_INT(sort_key_parse("retiring", NULL, 0, &want), 0);
+	CHECK(tui_col__sort_key(&cols[5], &key));
+	CHECK_INT(sort_key__parse("retiring", NULL, 0, &want), 0);
 	CHECK_INT(key.kind, SORT_TD);
 	CHECK_INT(key.field, want.field);
 	CHECK_INT(cols[13].idx, TUI_TD_FETCH_LAT);
-	CHECK(tui_col_sort_key(&cols[13], &key));
-	CHECK_INT(sort_key_parse("fetch-latency", NULL, 0, &want), 0);
+	CHECK(tui_col__sort_key(&cols[13], &key));
+	CHECK_INT(sort_key__parse("fetch-latency", NULL, 0, &want), 0);
 	CHECK_INT(key.field, want.field);
-	CHECK(tui_col_sort_key(&cols[n - 2], &key));
+	CHECK(tui_col__sort_key(&cols[n - 2], &key));
 	CHECK_INT(key.kind, SORT_TD);
 	CHECK_INT(key.field, TD_SORT_IPC);
-	CHECK(!tui_col_sort_key(&cols[n - 1], &key)); /* the bar */
+	CHECK(!tui_col__sort_key(&cols[n - 1], &key)); /* the bar */
 }
 
 static struct td_result td4(double r, double b, double f, double k)
@@ -370,10 +370,10 @@ TEST(tui_cgroup_columns_at_80_and_120)
 	CHECK_INT(cols[0].width, TUI_CGROUP_MIN);
 	/* the name column sorts by name; TASKS sorts by nothing */
 	n = tui_columns(&l, 120, cols);
-	CHECK(tui_col_sort_key(&cols[0], &key));
+	CHECK(tui_col__sort_key(&cols[0], &key));
 	CHECK_INT(key.kind, SORT_COMM);
 	CHECK_INT(cols[1].id, TUI_COL_TASKS);
-	CHECK(!tui_col_sort_key(&cols[1], &key));
+	CHECK(!tui_col__sort_key(&cols[1], &key));
 }
 
 TEST(tui_cgroup_cells_indent_by_depth)

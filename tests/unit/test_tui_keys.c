@@ -27,7 +27,7 @@ static void init(struct tui_state *st, bool topdown, bool level2, bool live)
 	struct tui_opts o = opts(topdown, level2);
 	char err[128];
 
-	CHECK_INT(tui_state_init(st, &o, live, err, sizeof(err)), 0);
+	CHECK_INT(tui_state__init(st, &o, live, err, sizeof(err)), 0);
 }
 
 static unsigned int type(struct tui_state *st, const char *s)
@@ -35,7 +35,7 @@ static unsigned int type(struct tui_state *st, const char *s)
 	unsigned int act = 0;
 
 	for (; *s; s++)
-		act |= tui_key(st, (unsigned char)*s);
+		act |= tui_state__key(st, (unsigned char)*s);
 	return act;
 }
 
@@ -51,7 +51,7 @@ static void set_rows(struct tui_state *st, struct row *rows, const int *pids, si
 		memset(&rows[i], 0, sizeof(rows[i]));
 		rows[i].pid = rows[i].tid = pids[i];
 	}
-	tui_rows(st, rows, n);
+	tui_state__rows(st, rows, n);
 }
 
 TEST(tui_sort_cycles_through_topdown_level1)
@@ -62,22 +62,22 @@ TEST(tui_sort_cycles_through_topdown_level1)
 	struct tui_state st;
 
 	init(&st, true, true, true);
-	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 8);
+	CHECK_INT(tui_state__sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 8);
 	CHECK_STR(sort_name(&st), "cpu");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		unsigned int act = tui_key(&st, '>');
+		unsigned int act = tui_state__key(&st, '>');
 
 		CHECK(act & TUI_REBUILD);
 		CHECK_STR(sort_name(&st), want[i]);
 	}
 	/* backwards, wrapping at the first key */
-	CHECK(tui_key(&st, '<') & TUI_REBUILD);
+	CHECK(tui_state__key(&st, '<') & TUI_REBUILD);
 	CHECK_STR(sort_name(&st), "comm");
-	tui_key(&st, '<');
+	tui_state__key(&st, '<');
 	CHECK_STR(sort_name(&st), "pid");
-	tui_key(&st, '<');
+	tui_state__key(&st, '<');
 	CHECK_STR(sort_name(&st), "ipc");
-	tui_key(&st, KEY_F(6));
+	tui_state__key(&st, KEY_F(6));
 	CHECK_STR(sort_name(&st), "pid");
 }
 
@@ -87,17 +87,17 @@ TEST(tui_sort_cycles_through_events_without_topdown)
 	struct tui_state st;
 
 	init(&st, false, false, true);
-	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 6);
-	tui_key(&st, '>');
+	CHECK_INT(tui_state__sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 6);
+	tui_state__key(&st, '>');
 	CHECK_INT(st.sort.kind, SORT_EVENT);
 	CHECK_STR(sort_name(&st), "cpu-clock");
-	tui_key(&st, '>');
-	tui_key(&st, '>');
+	tui_state__key(&st, '>');
+	tui_state__key(&st, '>');
 	CHECK_STR(sort_name(&st), "page-faults");
-	tui_key(&st, '>');
+	tui_state__key(&st, '>');
 	CHECK_STR(sort_name(&st), "pid");
 	/* the cycle is cut to what the caller has room for */
-	CHECK_INT(tui_sort_keys(&st, keys, 2), 2);
+	CHECK_INT(tui_state__sort_keys(&st, keys, 2), 2);
 }
 
 TEST(tui_level2_sort_keys_and_fallback)
@@ -107,24 +107,24 @@ TEST(tui_level2_sort_keys_and_fallback)
 	unsigned int act;
 
 	init(&st, true, true, true);
-	act = tui_key(&st, '2');
+	act = tui_state__key(&st, '2');
 	CHECK(act & TUI_REBUILD);
 	CHECK_INT(st.level, 2);
-	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 16);
+	CHECK_INT(tui_state__sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 16);
 	/* cpu -> retiring ... backend -> heavy-ops */
 	for (int i = 0; i < 5; i++)
-		tui_key(&st, '>');
+		tui_state__key(&st, '>');
 	CHECK_STR(sort_name(&st), "heavy-ops");
 	/* back at level 1 a level-2 key has no column: sort by CPU again */
-	act = tui_key(&st, '1');
+	act = tui_state__key(&st, '1');
 	CHECK(act & TUI_REBUILD);
 	CHECK_INT(st.level, 1);
 	CHECK_STR(sort_name(&st), "cpu");
 	/* a level-1 key stays */
-	tui_key(&st, '2');
-	tui_key(&st, '>');
+	tui_state__key(&st, '2');
+	tui_state__key(&st, '>');
 	CHECK_STR(sort_name(&st), "retiring");
-	tui_key(&st, '1');
+	tui_state__key(&st, '1');
 	CHECK_STR(sort_name(&st), "retiring");
 }
 
@@ -136,30 +136,30 @@ TEST(tui_level2_refused_when_unavailable)
 	unsigned int act;
 
 	o.level = 2;
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), 0);
 	CHECK_INT(st.level, 1);	/* asked for, not available */
-	act = tui_key(&st, '2');
+	act = tui_state__key(&st, '2');
 	CHECK(!(act & TUI_REBUILD));
 	CHECK(act & TUI_REDRAW);
 	CHECK_INT(st.level, 1);
 	CHECK(st.msg_error);
 	CHECK(strstr(st.msg, "level 2") != NULL);
 	/* the message goes with the next key */
-	tui_key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
 	CHECK_STR(st.msg, "");
 
 	o.level2_why = "start with --level 2";
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
-	tui_key(&st, '2');
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), 0);
+	tui_state__key(&st, '2');
 	CHECK_STR(st.msg, "TopDown level 2: start with --level 2");
 
 	init(&st, false, false, true);
-	act = tui_key(&st, '1');
+	act = tui_state__key(&st, '1');
 	CHECK(!(act & TUI_REBUILD));
 	CHECK(st.msg_error);
 
 	o.level = 3;
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), -1);
 	CHECK(strstr(err, "level") != NULL);
 }
 
@@ -169,16 +169,16 @@ TEST(tui_pid_prompt_accepts_and_rejects)
 	unsigned int act;
 
 	init(&st, true, false, true);
-	CHECK(tui_key(&st, 'p') & TUI_REDRAW);
+	CHECK(tui_state__key(&st, 'p') & TUI_REDRAW);
 	CHECK_INT(st.mode, TUI_MODE_PROMPT);
 	CHECK_INT(st.prompt, TUI_PROMPT_PID);
 	/* keys go to the prompt, not to the table */
 	act = type(&st, "12, 34q");
 	CHECK(!(act & TUI_QUIT));
 	CHECK_STR(st.input, "12, 34q");
-	tui_key(&st, KEY_BACKSPACE);
+	tui_state__key(&st, KEY_BACKSPACE);
 	CHECK_STR(st.input, "12, 34");
-	act = tui_key(&st, '\n');
+	act = tui_state__key(&st, '\n');
 	CHECK(act & TUI_REBUILD);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 	CHECK_INT(st.nr_pids, 2);
@@ -197,11 +197,11 @@ TEST(tui_pid_prompt_accepts_and_rejects)
 
 	/* Esc cancels, Ctrl-U clears the line */
 	type(&st, "p77");
-	tui_key(&st, 27);
+	tui_state__key(&st, 27);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 	CHECK_INT(st.nr_pids, 2);
 	type(&st, "p77");
-	tui_key(&st, 21);
+	tui_state__key(&st, 21);
 	CHECK_STR(st.input, "");
 	type(&st, "5\n");
 	CHECK_INT(st.nr_pids, 1);
@@ -219,11 +219,11 @@ TEST(tui_comm_prompt_sets_view)
 	struct view v;
 
 	init(&st, true, false, true);
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK(v.comm == NULL);
 	CHECK(type(&st, "/bash\n") & TUI_REBUILD);
 	CHECK_STR(st.comm, "bash");
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK_STR(v.comm, "bash");
 	/* longer than a comm can be: refused */
 	type(&st, "/abcdefghijklmnop\n");
@@ -233,12 +233,12 @@ TEST(tui_comm_prompt_sets_view)
 	type(&st, "/abcdefghijklmno\n");
 	CHECK_STR(st.comm, "abcdefghijklmno");
 	type(&st, "/\n");
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK(v.comm == NULL);
 	/* control characters never enter the line */
-	tui_key(&st, '/');
-	tui_key(&st, 1);
-	tui_key(&st, 0x1b5);
+	tui_state__key(&st, '/');
+	tui_state__key(&st, 1);
+	tui_state__key(&st, 0x1b5);
 	CHECK_STR(st.input, "");
 }
 
@@ -308,49 +308,49 @@ TEST(tui_scrolling_stays_in_bounds)
 	for (int i = 0; i < 100; i++)
 		pids[i] = 1000 + i;
 	set_rows(&st, rows, pids, 100);
-	tui_set_page(&st.list, 10);
-	tui_key(&st, KEY_UP);
+	tui_list__set_page(&st.list, 10);
+	tui_state__key(&st, KEY_UP);
 	CHECK_INT(st.list.cursor, 0);
 	for (int i = 0; i < 12; i++)
-		tui_key(&st, KEY_DOWN);
+		tui_state__key(&st, KEY_DOWN);
 	CHECK_INT(st.list.cursor, 12);
 	CHECK_INT(st.list.first, 3);
-	tui_key(&st, KEY_NPAGE);
+	tui_state__key(&st, KEY_NPAGE);
 	CHECK_INT(st.list.cursor, 22);
 	CHECK_INT(st.list.first, 13);
-	tui_key(&st, KEY_END);
+	tui_state__key(&st, KEY_END);
 	CHECK_INT(st.list.cursor, 99);
 	CHECK_INT(st.list.first, 90);
-	tui_key(&st, KEY_NPAGE);
-	tui_key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_NPAGE);
+	tui_state__key(&st, KEY_DOWN);
 	CHECK_INT(st.list.cursor, 99);
 	CHECK_INT(st.list.first, 90);
-	tui_key(&st, KEY_PPAGE);
+	tui_state__key(&st, KEY_PPAGE);
 	CHECK_INT(st.list.cursor, 89);
 	CHECK_INT(st.list.first, 80);
-	tui_key(&st, KEY_HOME);
+	tui_state__key(&st, KEY_HOME);
 	CHECK_INT(st.list.cursor, 0);
 	CHECK_INT(st.list.first, 0);
-	tui_key(&st, KEY_PPAGE);
+	tui_state__key(&st, KEY_PPAGE);
 	CHECK_INT(st.list.cursor, 0);
 
 	/* fewer rows than before: the cursor lands on the last */
-	tui_key(&st, KEY_END);
+	tui_state__key(&st, KEY_END);
 	set_rows(&st, rows, pids, 3);
 	CHECK_INT(st.list.cursor, 2);
 	CHECK_INT(st.list.first, 0);
 	/* a taller screen shows everything from the top */
 	set_rows(&st, rows, pids, 100);
-	tui_key(&st, KEY_END);
-	tui_set_page(&st.list, 200);
+	tui_state__key(&st, KEY_END);
+	tui_list__set_page(&st.list, 200);
 	CHECK_INT(st.list.first, 0);
 	CHECK_INT(st.list.cursor, 99);
 	/* no rows at all */
 	set_rows(&st, rows, pids, 0);
-	tui_key(&st, KEY_DOWN);
-	tui_key(&st, KEY_END);
+	tui_state__key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_END);
 	CHECK_INT(st.list.cursor, 0);
-	CHECK_INT(tui_key(&st, '\n'), 0);
+	CHECK_INT(tui_state__key(&st, '\n'), 0);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 }
 
@@ -363,40 +363,40 @@ TEST(tui_selection_follows_the_task)
 	struct tui_state st;
 
 	init(&st, true, false, true);
-	tui_set_page(&st.list, 10);
+	tui_list__set_page(&st.list, 10);
 	set_rows(&st, rows, before, 4);
 	/* untouched, the cursor stays on the top row whatever it is */
 	set_rows(&st, rows, after, 4);
 	CHECK_INT(st.list.cursor, 0);
 	CHECK_INT(st.sel_pid, 30);
 	/* once picked, the task is followed */
-	tui_key(&st, KEY_DOWN);
-	tui_key(&st, KEY_DOWN);
-	tui_rows(&st, rows, 4);
+	tui_state__key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
+	tui_state__rows(&st, rows, 4);
 	CHECK_INT(st.sel_pid, 10);
 	set_rows(&st, rows, before, 4);
 	CHECK_INT(st.list.cursor, 0);
 	CHECK_INT(st.sel_pid, 10);
 	/* Enter opens the selected process */
-	CHECK(tui_key(&st, '\n') & TUI_DETAIL);
+	CHECK(tui_state__key(&st, '\n') & TUI_DETAIL);
 	CHECK_INT(st.mode, TUI_MODE_DETAIL);
 	CHECK_INT(st.detail_pid, 10);
 	/* q in the detail view goes back, it does not quit */
-	CHECK(!(tui_key(&st, 'q') & TUI_QUIT));
+	CHECK(!(tui_state__key(&st, 'q') & TUI_QUIT));
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
-	tui_key(&st, '\n');
-	tui_key(&st, 27);
+	tui_state__key(&st, '\n');
+	tui_state__key(&st, 27);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 	/* the task left: the cursor keeps its line */
-	tui_key(&st, KEY_END);
-	tui_rows(&st, rows, 4);
+	tui_state__key(&st, KEY_END);
+	tui_state__rows(&st, rows, 4);
 	CHECK_INT(st.sel_pid, 40);
 	set_rows(&st, rows, gone, 3);
 	CHECK_INT(st.list.cursor, 2);
 	CHECK_INT(st.sel_pid, 10);
 	/* Home stops following */
-	tui_key(&st, KEY_HOME);
-	tui_rows(&st, rows, 3);
+	tui_state__key(&st, KEY_HOME);
+	tui_state__rows(&st, rows, 3);
 	set_rows(&st, rows, after, 4);
 	CHECK_INT(st.list.cursor, 0);
 	CHECK_INT(st.sel_pid, 30);
@@ -408,25 +408,25 @@ TEST(tui_pause_and_step)
 	unsigned int act;
 
 	init(&st, true, false, true);
-	act = tui_key(&st, ' ');
+	act = tui_state__key(&st, ' ');
 	CHECK(act & TUI_RESCHEDULE);
 	CHECK(st.paused);
 	CHECK(strstr(st.msg, "collecting") != NULL);
-	act = tui_key(&st, 'n');
+	act = tui_state__key(&st, 'n');
 	CHECK(!(act & TUI_STEP));
 	CHECK(st.msg_error);
-	tui_key(&st, ' ');
+	tui_state__key(&st, ' ');
 	CHECK(!st.paused);
 
 	/* a recording steps one interval and stays paused */
 	init(&st, true, false, false);
-	act = tui_key(&st, 'n');
+	act = tui_state__key(&st, 'n');
 	CHECK(act & TUI_STEP);
 	CHECK(st.paused);
-	act = tui_key(&st, 'n');
+	act = tui_state__key(&st, 'n');
 	CHECK(act & TUI_STEP);
 	CHECK(st.paused);
-	tui_key(&st, ' ');
+	tui_state__key(&st, ' ');
 	CHECK(!st.paused);
 }
 
@@ -437,33 +437,33 @@ TEST(tui_help_quit_threads_resize)
 	unsigned int act;
 
 	init(&st, true, false, true);
-	CHECK(tui_key(&st, 'h') & TUI_REDRAW);
+	CHECK(tui_state__key(&st, 'h') & TUI_REDRAW);
 	CHECK_INT(st.mode, TUI_MODE_HELP);
 	/* a resize is not a key press */
-	CHECK_INT(tui_key(&st, KEY_RESIZE), TUI_REDRAW);
+	CHECK_INT(tui_state__key(&st, KEY_RESIZE), TUI_REDRAW);
 	CHECK_INT(st.mode, TUI_MODE_HELP);
 	/* any key closes help, q too, without quitting */
-	act = tui_key(&st, 'q');
+	act = tui_state__key(&st, 'q');
 	CHECK(!(act & TUI_QUIT));
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
-	tui_key(&st, '?');
+	tui_state__key(&st, '?');
 	CHECK_INT(st.mode, TUI_MODE_HELP);
-	tui_key(&st, 'x');
+	tui_state__key(&st, 'x');
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 
-	CHECK(tui_key(&st, 't') & TUI_REBUILD);
-	tui_view(&st, &v);
+	CHECK(tui_state__key(&st, 't') & TUI_REBUILD);
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_THREAD);
-	tui_key(&st, 'H');
-	tui_view(&st, &v);
+	tui_state__key(&st, 'H');
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_PROCESS);
 
 	type(&st, "d12");
-	CHECK_INT(tui_key(&st, KEY_RESIZE), TUI_REDRAW);
+	CHECK_INT(tui_state__key(&st, KEY_RESIZE), TUI_REDRAW);
 	CHECK_STR(st.input, "12");
-	tui_key(&st, 27);
-	CHECK_INT(tui_key(&st, ERR), 0);
-	CHECK(tui_key(&st, 'q') & TUI_QUIT);
+	tui_state__key(&st, 27);
+	CHECK_INT(tui_state__key(&st, ERR), 0);
+	CHECK(tui_state__key(&st, 'q') & TUI_QUIT);
 }
 
 TEST(tui_state_init_copies_the_view)
@@ -480,8 +480,8 @@ TEST(tui_state_init_copies_the_view)
 	o.view.top = 5;
 	o.view.by = BY_THREAD;
 	o.view.sort = (struct sort_key){ .kind = SORT_EVENT, .event = 1 };
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
-	tui_view(&st, &v);
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), 0);
+	tui_state__view(&st, &v);
 	CHECK(v.pids != pids);
 	CHECK_INT(v.nr_pids, 2);
 	CHECK_INT(v.pids[1], 8);
@@ -492,18 +492,18 @@ TEST(tui_state_init_copies_the_view)
 	/* the cgroup filter stays in every view */
 	o.view.within = 42;
 	o.view.cgroup_depth = 3;
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), 0);
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), 0);
 	type(&st, "t/x\n");
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK_INT(v.within, 42);
 	CHECK_INT(v.cgroup_depth, 3);
 	CHECK_INT(v.by, BY_PROCESS);
 	CHECK_STR(v.comm, "x");
 	o.view.nr_pids = TUI_MAX_PIDS + 1;
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), -1);
 	o.view.nr_pids = 0;
 	o.view.by = BY_CGROUP;
-	CHECK_INT(tui_state_init(&st, &o, true, err, sizeof(err)), -1);
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), -1);
 	CHECK(strstr(err, "cgroup") != NULL);
 }
 
@@ -530,7 +530,7 @@ static void init_cg(struct tui_state *st, enum group_by by, bool available)
 	o.view.by = by;
 	o.view.cg = available ? &no_tree : NULL;
 	o.cgroups_available = available;
-	CHECK_INT(tui_state_init(st, &o, true, err, sizeof(err)), 0);
+	CHECK_INT(tui_state__init(st, &o, true, err, sizeof(err)), 0);
 }
 
 /* Cgroup rows: ids 100, 101, ... with the given paths. */
@@ -542,7 +542,7 @@ static void set_cg_rows(struct tui_state *st, struct row *rows, char **paths, si
 		rows[i].cgroup_id = 100 + i;
 		rows[i].cgroup = paths[i];
 	}
-	tui_rows(st, rows, n);
+	tui_state__rows(st, rows, n);
 }
 
 TEST(tui_c_toggles_the_cgroup_view)
@@ -553,41 +553,41 @@ TEST(tui_c_toggles_the_cgroup_view)
 
 	init_cg(&st, BY_PROCESS, true);
 	type(&st, "/bash\n");
-	act = tui_key(&st, 'c');
+	act = tui_state__key(&st, 'c');
 	CHECK(act & TUI_REBUILD);
 	CHECK(!st.msg_error);
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_CGROUP);
 	CHECK(v.cg == &no_tree);
 	/* the command filter is not a cgroup filter */
 	CHECK(v.comm == NULL);
-	CHECK_INT(tui_key(&st, 'c') & TUI_REBUILD, TUI_REBUILD);
-	tui_view(&st, &v);
+	CHECK_INT(tui_state__key(&st, 'c') & TUI_REBUILD, TUI_REBUILD);
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_PROCESS);
 	CHECK_STR(v.comm, "bash");
 
 	/* c goes back to threads when it left threads */
-	tui_key(&st, 't');
-	tui_key(&st, 'c');
+	tui_state__key(&st, 't');
+	tui_state__key(&st, 'c');
 	CHECK_INT(st.by, BY_CGROUP);
-	tui_key(&st, 'c');
+	tui_state__key(&st, 'c');
 	CHECK_INT(st.by, BY_THREAD);
 
 	/* t and H leave the cgroup view for threads and processes */
-	tui_key(&st, 'c');
-	CHECK(tui_key(&st, 't') & TUI_REBUILD);
+	tui_state__key(&st, 'c');
+	CHECK(tui_state__key(&st, 't') & TUI_REBUILD);
 	CHECK_INT(st.by, BY_THREAD);
-	tui_key(&st, 'c');
-	CHECK(tui_key(&st, 'H') & TUI_REBUILD);
+	tui_state__key(&st, 'c');
+	CHECK(tui_state__key(&st, 'H') & TUI_REBUILD);
 	CHECK_INT(st.by, BY_PROCESS);
-	tui_key(&st, 'c');
-	tui_key(&st, 'H');
+	tui_state__key(&st, 'c');
+	tui_state__key(&st, 'H');
 	CHECK_INT(st.by, BY_PROCESS);
 
 	/* started in the cgroup view */
 	init_cg(&st, BY_CGROUP, true);
 	CHECK_INT(st.by, BY_CGROUP);
-	tui_key(&st, 'c');
+	tui_state__key(&st, 'c');
 	CHECK_INT(st.by, BY_PROCESS);
 }
 
@@ -599,27 +599,27 @@ TEST(tui_c_without_cgroups_says_how)
 	unsigned int act;
 
 	init_cg(&st, BY_PROCESS, false);
-	act = tui_key(&st, 'c');
+	act = tui_state__key(&st, 'c');
 	CHECK(!(act & TUI_REBUILD));
 	CHECK(act & TUI_REDRAW);
 	CHECK_INT(st.by, BY_PROCESS);
 	CHECK(st.msg_error);
 	CHECK_STR(st.msg, "start tdtop with --by cgroup or -c PATH for the cgroup view");
-	tui_key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
 	CHECK_STR(st.msg, "");
 
 	/* the source's reason, e.g. a recording without cgroups */
 	o.cgroups_why = "the recording has no cgroups";
-	CHECK_INT(tui_state_init(&st, &o, false, err, sizeof(err)), 0);
-	tui_key(&st, 'c');
+	CHECK_INT(tui_state__init(&st, &o, false, err, sizeof(err)), 0);
+	tui_state__key(&st, 'c');
 	CHECK_STR(st.msg, "the recording has no cgroups");
 	/* available without a tree is not available */
 	o.cgroups_available = true;
-	CHECK_INT(tui_state_init(&st, &o, false, err, sizeof(err)), 0);
-	tui_key(&st, 'c');
+	CHECK_INT(tui_state__init(&st, &o, false, err, sizeof(err)), 0);
+	tui_state__key(&st, 'c');
 	CHECK_INT(st.by, BY_PROCESS);
 	o.view.by = BY_CGROUP;
-	CHECK_INT(tui_state_init(&st, &o, false, err, sizeof(err)), -1);
+	CHECK_INT(tui_state__init(&st, &o, false, err, sizeof(err)), -1);
 	CHECK(strstr(err, "cgroup") != NULL);
 }
 
@@ -629,18 +629,18 @@ TEST(tui_cgroup_sort_keys_have_no_pid)
 	struct tui_state st;
 
 	init_cg(&st, BY_PROCESS, true);
-	tui_key(&st, '<');
-	tui_key(&st, '<');
+	tui_state__key(&st, '<');
+	tui_state__key(&st, '<');
 	CHECK_STR(sort_name(&st), "pid");
 	/* the pid order becomes the name order, which draws the tree */
-	tui_key(&st, 'c');
+	tui_state__key(&st, 'c');
 	CHECK_STR(sort_name(&st), "comm");
-	CHECK_INT(tui_sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 7);
+	CHECK_INT(tui_state__sort_keys(&st, keys, TUI_MAX_SORT_KEYS), 7);
 	CHECK_INT(keys[0].kind, SORT_COMM);
-	tui_key(&st, '<');
+	tui_state__key(&st, '<');
 	CHECK_STR(sort_name(&st), "ipc");
-	tui_key(&st, '>');
-	tui_key(&st, '>');
+	tui_state__key(&st, '>');
+	tui_state__key(&st, '>');
 	CHECK_STR(sort_name(&st), "cpu");
 }
 
@@ -657,18 +657,18 @@ TEST(tui_enter_opens_a_cgroup_and_esc_returns)
 	init_cg(&st, BY_CGROUP, true);
 	st.base.within = 7;	/* -c PATH */
 	set_cg_rows(&st, rows, paths, 3);
-	tui_key(&st, KEY_DOWN);
-	tui_key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
 	set_cg_rows(&st, rows, paths, 3);
 	CHECK_INT(st.list.cursor, 2);
 	CHECK_U64(st.sel_cg, 102);
 	CHECK_STR(st.sel_cg_name, "nginx.service");
 
-	act = tui_key(&st, '\n');
+	act = tui_state__key(&st, '\n');
 	CHECK(act & TUI_REBUILD);
 	CHECK(!(act & TUI_DETAIL));
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_PROCESS);
 	CHECK_U64(v.within, 102);
 	CHECK_STR(st.cg_name, "nginx.service");
@@ -676,64 +676,64 @@ TEST(tui_enter_opens_a_cgroup_and_esc_returns)
 	CHECK_INT(st.list.cursor, 0);
 
 	/* the cgroup rows still on screen until the rebuild are not the selection */
-	tui_rows(&st, rows, 3);
+	tui_state__rows(&st, rows, 3);
 	set_rows(&st, procs, pids, 2);
 	CHECK_INT(st.list.nr, 2);
 
 	/* Enter on a process opens its detail; Esc back to the processes in the cgroup */
-	tui_key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
 	set_rows(&st, procs, pids, 2);
-	CHECK(tui_key(&st, '\n') & TUI_DETAIL);
+	CHECK(tui_state__key(&st, '\n') & TUI_DETAIL);
 	CHECK_INT(st.detail_pid, 501);
-	tui_key(&st, 27);
+	tui_state__key(&st, 27);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK_U64(v.within, 102);
 	/* t shows the threads in the cgroup */
-	tui_key(&st, 't');
-	tui_view(&st, &v);
+	tui_state__key(&st, 't');
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_THREAD);
 	CHECK_U64(v.within, 102);
 
 	/* Esc: the cgroup rows again, the one opened under the cursor */
-	act = tui_key(&st, 27);
+	act = tui_state__key(&st, 27);
 	CHECK(act & TUI_REBUILD);
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK_INT(v.by, BY_CGROUP);
 	CHECK_U64(v.within, 7);
 	CHECK_INT(st.cg_within, 0);
 	set_cg_rows(&st, rows, paths, 3);
 	CHECK_INT(st.list.cursor, 2);
 	/* c leaves the cgroup view for threads, the grouping last used */
-	tui_key(&st, 'c');
+	tui_state__key(&st, 'c');
 	CHECK_INT(st.by, BY_THREAD);
 	/* Esc outside a cgroup does nothing */
-	CHECK_INT(tui_key(&st, 27), 0);
+	CHECK_INT(tui_state__key(&st, 27), 0);
 
 	/* c inside a cgroup goes back to the cgroup rows too */
-	tui_key(&st, 'c');
+	tui_state__key(&st, 'c');
 	set_cg_rows(&st, rows, paths, 3);
-	tui_key(&st, KEY_DOWN);
+	tui_state__key(&st, KEY_DOWN);
 	set_cg_rows(&st, rows, paths, 3);
-	tui_key(&st, KEY_ENTER);
+	tui_state__key(&st, KEY_ENTER);
 	CHECK_U64(st.cg_within, 101);
-	tui_key(&st, 'c');
+	tui_state__key(&st, 'c');
 	CHECK_INT(st.by, BY_CGROUP);
 	CHECK_INT(st.cg_within, 0);
 	set_cg_rows(&st, rows, paths, 3);
 	CHECK_INT(st.list.cursor, 1);
 
 	/* a row without a cgroup id would open every process */
-	tui_key(&st, KEY_HOME);
+	tui_state__key(&st, KEY_HOME);
 	rows[0].cgroup_id = 0;
-	tui_rows(&st, rows, 3);
-	CHECK_INT(tui_key(&st, '\n') & TUI_REBUILD, 0);
+	tui_state__rows(&st, rows, 3);
+	CHECK_INT(tui_state__key(&st, '\n') & TUI_REBUILD, 0);
 	CHECK(st.msg_error);
 	CHECK_INT(st.by, BY_CGROUP);
 
 	/* no rows, nothing to open */
 	set_cg_rows(&st, rows, paths, 0);
-	CHECK_INT(tui_key(&st, '\n'), 0);
+	CHECK_INT(tui_state__key(&st, '\n'), 0);
 	CHECK_INT(st.by, BY_CGROUP);
 }
 
@@ -744,7 +744,7 @@ TEST(tui_cgroup_name_filter_is_the_path)
 	unsigned int act;
 
 	init_cg(&st, BY_CGROUP, true);
-	tui_key(&st, '/');
+	tui_state__key(&st, '/');
 	CHECK_INT(st.prompt, TUI_PROMPT_PATH);
 	/* longer than a command name: a path filter may be */
 	act = type(&st, "system.slice/nginx.service\n");
@@ -752,7 +752,7 @@ TEST(tui_cgroup_name_filter_is_the_path)
 	CHECK(!st.msg_error);
 	CHECK_STR(st.cg_filter, "system.slice/nginx.service");
 	CHECK_STR(st.comm, "");
-	tui_view(&st, &v);
+	tui_state__view(&st, &v);
 	CHECK(v.comm == NULL);
 	/* the process view keeps its own filter */
 	type(&st, "c/ssh\n");

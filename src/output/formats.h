@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The per-format writers behind output__interval(), internal to output/:
+ * the rest of tdtop goes through output.h. They do not flush.
+ */
+#ifndef __TDTOP_OUTPUT_FORMATS_H
+#define __TDTOP_OUTPUT_FORMATS_H
+
+#include <stdio.h>
+#include "rows/model.h"
+
+struct json_writer;
+
+int output_text__write(FILE *f, const struct interval *iv);
+int output_jsonl__write(struct json_writer *w, const struct interval *iv);
+/*
+ * *csv_columns* holds the shape of the CSV header written last, -1 before
+ * the first: a header is (re)written when the columns differ.
+ */
+int output_csv__write(FILE *f, const struct interval *iv, int *csv_columns);
+
+#endif /* __TDTOP_OUTPUT_FORMATS_H */
