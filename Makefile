@@ -47,7 +47,8 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(
 
 # Files that talk to the kernel through the BPF skeleton, and the commands;
 # everything else is pure and linked into the unit tests too.
-KERNEL_SRCS := src/measure/collector.c src/measure/live.c src/startup.c src/main.c
+KERNEL_SRCS := src/measure/collector.c src/measure/live.c src/startup.c src/main.c \
+	$(wildcard src/cmd_*.c)
 LIB_SRCS := $(filter-out $(KERNEL_SRCS),$(wildcard src/*.c src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(OUT)/%.o)
 # ar keeps members by file name: two sources with one name would drop one

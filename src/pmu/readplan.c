@@ -58,7 +58,7 @@ static struct event_read plan_event(const struct read_plan *plan, const struct e
 	r.always_on = e->type == PERF_TYPE_SOFTWARE;
 	if (i == plan->clock)
 		r.how = READ_CLOCK;
-	else if (plan->memory && event_counts_in_place(e))
+	else if (plan->memory && event_spec__counts_in_place(e))
 		r.how = READ_MEMORY;
 	else if (plan->memory && is_metric_member(events, cfg, i) &&
 		 plan->ev[e->leader].how == READ_HELPER) {
@@ -94,7 +94,7 @@ void read_plan__build(struct read_plan *plan, const struct event_list *events,
 	plan->memory = memory;
 	plan->clock = -1;
 	for (int i = 0; i < plan->nr; i++) {
-		if (event_is_cpu_clock(&events->ev[i])) {
+		if (event_spec__is_cpu_clock(&events->ev[i])) {
 			plan->clock = i;
 			break;
 		}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "record/codec.h"
 

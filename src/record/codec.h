@@ -2,10 +2,14 @@
 /*
  * The recording's value encodings (byte strings as %XX-escaped ASCII, u64
  * beyond JSON's safe range as decimal strings) and strict field readers
- * whose errors name the line and the field. Internal to record_*.c.
+ * whose errors name the line and the field. Internal to record/.
  */
 #ifndef __TDTOP_RECORD_CODEC_H
 #define __TDTOP_RECORD_CODEC_H
+
+#ifndef RECORD_INTERNAL
+#error "record/codec.h is internal to record/: include record/record.h"
+#endif
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -79,10 +83,10 @@ struct rec_header;
 
 /* The header as its JSON object (rec_header__check() it first); NULL on
  * ENOMEM. *digits* gets the real precision its numbers need. */
-json_t *rec_header_json(const struct rec_header *h, int *digits);
+json_t *rec_header__json(const struct rec_header *h, int *digits);
 
 /* Parse the header line's object (type already checked) into *h*. */
-int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, char *err,
-		     size_t errlen);
+int rec_header__parse(struct rec_header *h, const json_t *j, unsigned long line, char *err,
+		      size_t errlen);
 
 #endif /* __TDTOP_RECORD_CODEC_H */

@@ -1,66 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tdtop report --diff: per-key sums of two recordings, compared and
+ * printed as text, CSV or JSON Lines.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "record/diff.h"
 #include "util/format.h"
+#include "util/grow.h"
 #include "util/json.h"
 #include "rows/metrics.h"
 
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
+struct key_ref {
+	const struct diff_table *t;
+	const char *key;
+};
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+static bool key_is(const void *ctx, size_t pos)
+{
+	const struct key_ref *k = ctx;
+
+	return !strcmp(k->t->e[pos].key, k->key);
 }
 
-static int rehash(struct diff_table *t)
+static size_t key_hash_str(const char *key)
 {
-	size_t n = t->nr_slots ? t->nr_slots * 2 : 256;
-	size_t *slots = malloc(n * sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		slots[i] = SIZE_MAX;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t k = hash(t->e[i].key) & (n - 1);
-
-		while (slots[k] != SIZE_MAX)
-			k = (k + 1) & (n - 1);
-		slots[k] = i;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = n;
-	return 0;
+	return key_hash(key, strlen(key));
 }
 
 static struct diff_entry *lookup(struct diff_table *t, const char *key)
 {
-	size_t k;
+	struct key_ref ref = { t, key };
+	size_t hash = key_hash_str(key);
+	long pos = key_index__find(&t->index, hash, key_is, &ref);
 
-	if ((t->nr + 1) * 2 > t->nr_slots && rehash(t))
+	if (pos >= 0)
+		return &t->e[pos];
+	if (GROW(t->e, t->cap, t->nr + 1, 128) ||
+	    key_index__set(&t->index, hash, t->nr, NULL, NULL))
 		return NULL;
-	k = hash(key) & (t->nr_slots - 1);
-	for (; t->slots[k] != SIZE_MAX; k = (k + 1) & (t->nr_slots - 1))
-		if (!strcmp(t->e[t->slots[k]].key, key))
-			return &t->e[t->slots[k]];
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 128;
-		struct diff_entry *e = realloc(t->e, cap * sizeof(*e));
-
-		if (!e)
-			return NULL;
-		t->e = e;
-		t->cap = cap;
-	}
 	memset(&t->e[t->nr], 0, sizeof(t->e[0]));
 	snprintf(t->e[t->nr].key, sizeof(t->e[0].key), "%s", key);
-	t->slots[k] = t->nr;
 	return &t->e[t->nr++];
 }
 
@@ -259,10 +241,11 @@ static void print_text(const struct diff_table *t, int level, bool csv, FILE *f)
 int diff_table__print(struct diff_table *t, enum output_format fmt, int level, FILE *f)
 {
 	qsort(t->e, t->nr, sizeof(t->e[0]), by_change);
-	/* the order changed under the index: rebuild it for later lookups */
-	free(t->slots);
-	t->slots = NULL;
-	t->nr_slots = 0;
+	/* the order changed under the index: point it at the new positions
+	 * (it keeps its size, so this cannot fail) */
+	key_index__clear(&t->index);
+	for (size_t i = 0; i < t->nr; i++)
+		key_index__set(&t->index, key_hash_str(t->e[i].key), i, NULL, NULL);
 	if (fmt == OUTPUT_JSON) {
 		struct json_writer *w = json__new(f);
 
@@ -279,6 +262,6 @@ int diff_table__print(struct diff_table *t, enum output_format fmt, int level, F
 void diff_table__free(struct diff_table *t)
 {
 	free(t->e);
-	free(t->slots);
+	key_index__free(&t->index);
 	memset(t, 0, sizeof(*t));
 }

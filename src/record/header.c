@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "record/record.h"
 #include "record/codec.h"
@@ -267,7 +268,7 @@ static int max_int(int a, int b)
 	return a > b ? a : b;
 }
 
-json_t *rec_header_json(const struct rec_header *h, int *digits)
+json_t *rec_header__json(const struct rec_header *h, int *digits)
 {
 	json_t *o = json_object(), *events = json_array(), *pmus = json_array();
 
@@ -303,8 +304,40 @@ fail:
 
 /* ---- from JSON ---- */
 
-static int parse_event(struct rec_ctx *c, const json_t *o, struct rec_event *e, int i)
+/*
+ * Array *key* of at most *max* objects into *nr* elements, each through
+ * one(), which names its fields' errors "<key>[i].<field>".
+ */
+static int parse_objects(struct rec_ctx *c, const json_t *j, const char *key, size_t max,
+			 int *nr, struct rec_header *h,
+			 int (*one)(const struct rec_ctx *c, const json_t *o, struct rec_header *h,
+				    int i))
 {
+	const json_t *arr;
+	char prefix[32];
+
+	if (rec_get_array(c, j, key, max, &arr))
+		return -1;
+	*nr = (int)json_array_size(arr);
+	for (int i = 0; i < *nr; i++) {
+		const json_t *o = json_array_get(arr, (size_t)i);
+
+		c->prefix = "";
+		snprintf(prefix, sizeof(prefix), "%s[%d]", key, i);
+		if (!json_is_object(o))
+			return rec_field_err(c, prefix, "must be an object");
+		strcat(prefix, ".");
+		c->prefix = prefix;
+		if (one(c, o, h, i))
+			return -1;
+	}
+	c->prefix = "";
+	return 0;
+}
+
+static int parse_event(const struct rec_ctx *c, const json_t *o, struct rec_header *h, int i)
+{
+	struct rec_event *e = &h->events[i];
 	__u64 v;
 
 	if (rec_get_str(c, o, "name", e->name, sizeof(e->name)) ||
@@ -327,33 +360,10 @@ static int parse_event(struct rec_ctx *c, const json_t *o, struct rec_event *e, 
 	return 0;
 }
 
-static int parse_events(struct rec_ctx *c, const json_t *j, struct rec_header *h)
-{
-	const json_t *arr;
-	char prefix[32];
-
-	if (rec_get_array(c, j, "events", MAX_EVENTS, &arr))
-		return -1;
-	h->nr_events = (int)json_array_size(arr);
-	for (int i = 0; i < h->nr_events; i++) {
-		const json_t *o = json_array_get(arr, (size_t)i);
-
-		c->prefix = "";
-		snprintf(prefix, sizeof(prefix), "events[%d]", i);
-		if (!json_is_object(o))
-			return rec_field_err(c, prefix, "must be an object");
-		strcat(prefix, ".");
-		c->prefix = prefix;
-		if (parse_event(c, o, &h->events[i], i))
-			return -1;
-	}
-	c->prefix = "";
-	return 0;
-}
-
 /* The ranges against the events are check_header()'s. */
-static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_pmu *p)
+static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_header *h, int i)
 {
+	struct rec_pmu *p = &h->pmus[i];
 	__u64 lo, hi, v;
 
 	if (rec_get_str(c, o, "name", p->name, sizeof(p->name)) ||
@@ -366,30 +376,6 @@ static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_pmu *
 	p->ev_lo = (int)lo;
 	p->ev_hi = (int)hi;
 	p->slot_width = (unsigned int)v;
-	return 0;
-}
-
-static int parse_pmus(struct rec_ctx *c, const json_t *j, struct rec_header *h)
-{
-	const json_t *arr;
-	char prefix[32];
-
-	if (rec_get_array(c, j, "pmus", REC_MAX_PMUS, &arr))
-		return -1;
-	h->nr_pmus = (int)json_array_size(arr);
-	for (int i = 0; i < h->nr_pmus; i++) {
-		const json_t *o = json_array_get(arr, (size_t)i);
-
-		c->prefix = "";
-		snprintf(prefix, sizeof(prefix), "pmus[%d]", i);
-		if (!json_is_object(o))
-			return rec_field_err(c, prefix, "must be an object");
-		strcat(prefix, ".");
-		c->prefix = prefix;
-		if (parse_part(c, o, &h->pmus[i]))
-			return -1;
-	}
-	c->prefix = "";
 	return 0;
 }
 
@@ -422,8 +408,8 @@ static int parse_options(struct rec_ctx *c, const json_t *j, struct rec_header *
 	return 0;
 }
 
-int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, char *err,
-		     size_t errlen)
+int rec_header__parse(struct rec_header *h, const json_t *j, unsigned long line, char *err,
+		      size_t errlen)
 {
 	struct rec_ctx c = { .line = line, .prefix = "", .err = err, .errlen = errlen };
 	char format[32];
@@ -449,7 +435,9 @@ int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, 
 		return -1;
 	h->ncpus = (int)v;
 	if (rec_get_str(&c, j, "topdown_method", h->topdown_method, sizeof(h->topdown_method)) ||
-	    parse_events(&c, j, h) || parse_pmus(&c, j, h) || parse_options(&c, j, h))
+	    parse_objects(&c, j, "events", MAX_EVENTS, &h->nr_events, h, parse_event) ||
+	    parse_objects(&c, j, "pmus", REC_MAX_PMUS, &h->nr_pmus, h, parse_part) ||
+	    parse_options(&c, j, h))
 		return -1;
 	return check_header(h, line, err, errlen);
 }

@@ -13,8 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#define RECORD_INTERNAL
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
+#include "util/grow.h"
 #include "record/record.h"
 #include "record/cgroup_table.h"
 #include "record/codec.h"
@@ -51,13 +53,8 @@ static int put_line(struct recorder *r, const json_t *j, int digits, char *err, 
 	if (!n)
 		return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
 	if (n >= r->cap) {
-		size_t cap = n + 1 > 4096 ? n + 1 : 4096;
-		char *line = realloc(r->line, cap);
-
-		if (!line)
+		if (GROW(r->line, r->cap, n + 1, 4096))
 			return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
-		r->line = line;
-		r->cap = cap;
 		n = json_dumpb(j, r->line, r->cap, flags);
 	}
 	/* cannot happen with the field limits; would make the file unreadable */
@@ -128,7 +125,7 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 		return NULL;
 	}
 	gzbuffer(r->gz, WRITE_BUFFER);
-	line = rec_header_json(h, &digits);
+	line = rec_header__json(h, &digits);
 	if (put_new(r, line, digits, err, errlen) || flush(r, err, errlen)) {
 		gzclose_w(r->gz);
 		free(r->line);
