@@ -5,7 +5,6 @@
  */
 #include <curses.h>
 #include <math.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +12,13 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "util/format.h"
+#include "util/usernames.h"
 #include "tui/draw.h"
 #include "tui/screen.h"
 
 /* uids of PIDs are looked up again after this many intervals (setuid, PID reuse) */
 #define USER_TTL 16
 #define USER_SLOTS 4096
-#define UID_NAMES 64
 #define HEADER_BAR_MIN 8
 #define HEADER_BAR_MAX 40
 /* a long reason why TopDown is off gets this many lines */
@@ -43,17 +42,10 @@ struct pid_user {
 	long stamp;		/* interval number of the lookup */
 };
 
-struct uid_name {
-	uid_t uid;
-	char name[TUI_USER_WIDTH * 4];
-};
-
 /* PID -> user, direct-mapped: only the rows on screen are looked up. */
 struct tui_users {
 	struct pid_user slot[USER_SLOTS];
-	struct uid_name names[UID_NAMES];
-	int nr_names;
-	int next_name;		/* round-robin victim once full */
+	struct user_names names;
 };
 
 struct tui_users *tui_users__new(void)
@@ -64,29 +56,6 @@ struct tui_users *tui_users__new(void)
 void tui_users__free(struct tui_users *u)
 {
 	free(u);
-}
-
-static const char *uid_name(struct tui_users *u, uid_t uid)
-{
-	char buf[4096];
-	struct passwd pw, *res = NULL;
-	struct uid_name *n;
-
-	for (int i = 0; i < u->nr_names; i++)
-		if (u->names[i].uid == uid)
-			return u->names[i].name;
-	if (u->nr_names < UID_NAMES) {
-		n = &u->names[u->nr_names++];
-	} else {
-		n = &u->names[u->next_name];
-		u->next_name = (u->next_name + 1) % UID_NAMES;
-	}
-	n->uid = uid;
-	if (!getpwuid_r(uid, &pw, buf, sizeof(buf), &res) && res)
-		snprintf(n->name, sizeof(n->name), "%s", res->pw_name);
-	else
-		snprintf(n->name, sizeof(n->name), "%u", (unsigned int)uid);
-	return n->name;
 }
 
 /* The owner of process *pid*; "?" once /proc/PID is gone. */
@@ -103,7 +72,7 @@ static const char *user_of(struct tui_users *u, int pid, long now)
 		p->known = !stat(path, &sb);
 		p->uid = p->known ? sb.st_uid : 0;
 	}
-	return p->known ? uid_name(u, p->uid) : "?";
+	return p->known ? user_names__get(&u->names, p->uid) : "?";
 }
 
 /* A PID is reused after its process exits: forget what it was. */
