@@ -100,35 +100,28 @@ static int open_line(struct recorder *r)
 	return r->w ? 0 : -ENOMEM;
 }
 
-struct recorder *recorder__open(const char *path, const struct rec_header *h, bool gzip,
-				char *err, size_t errlen)
+struct recorder *recorder__open_fd(int fd, const char *name, const struct rec_header *h,
+				   bool gzip, char *err, size_t errlen)
 {
 	struct recorder *r;
 	char why[200];
-	int fd;
 
 	if (rec_header__check(h, why, sizeof(why))) {
 		errmsg(err, errlen, -1, "invalid recording header: %s", why);
+		close(fd);
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r || open_line(r)) {
-		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
+		errmsg(err, errlen, -1, "failed to open %s: out of memory", name);
+		close(fd);
 		goto fail;
 	}
 	r->nr_events = h->nr_events;
-	if (!strcmp(path, "-"))
-		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-	else
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
-		goto fail;
-	}
 	/* "T": transparent, so plain files go through the same calls */
 	r->gz = gzdopen(fd, gzip ? "wb6" : "wbT");
 	if (!r->gz) {
-		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
+		errmsg(err, errlen, -1, "failed to open %s: out of memory", name);
 		close(fd);
 		goto fail;
 	}
@@ -141,6 +134,28 @@ fail:
 	if (r)
 		recorder__free(r);
 	return NULL;
+}
+
+struct recorder *recorder__open(const char *path, const struct rec_header *h, bool gzip,
+				char *err, size_t errlen)
+{
+	char why[200];
+	int fd;
+
+	/* checked before the file is truncated */
+	if (rec_header__check(h, why, sizeof(why))) {
+		errmsg(err, errlen, -1, "invalid recording header: %s", why);
+		return NULL;
+	}
+	if (!strcmp(path, "-"))
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return recorder__open_fd(fd, path, h, gzip, err, errlen);
 }
 
 /* The limits the reader enforces, so that everything written reads back. */
