@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "commands.h"
+#include "measure/owners.h"
 #include "record/recmeta.h"
 #include "record/record.h"
 #include "startup.h"
@@ -25,6 +26,7 @@ struct record {
 	bool regular;		/* a regular file: truncated when the header goes out */
 	bool progress;		/* stderr is a terminal: show the intervals so far */
 	struct recorder *rec;
+	struct owners *owners;	/* who each task belongs to; NULL when /proc cannot say */
 	__u64 start_ns;		/* CLOCK_MONOTONIC when recording began */
 	long intervals;
 	size_t rows;
@@ -94,6 +96,8 @@ static int record__each(struct session *s, void *arg, char *err, size_t errlen)
 	struct record *r = arg;
 	double duration_s = r->o->duration_s;
 
+	if (r->owners && owners__fill(r->owners, &s->sample))
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
 	/* names first: a replay shows cgroup rows with their paths */
 	if (s->cg.on)
 		recorder__write_cgroups(r->rec, &s->sample, &s->cg.tree, err, errlen);
@@ -114,6 +118,12 @@ static int record__run(struct record *r, struct session *s, char *err, size_t er
 	if (header_fill(&h, s, r->o))
 		return errmsg(err, errlen, EXIT_RUNTIME,
 			      "failed to describe the events in the recording header");
+	/* /proc names tasks by the ids the kernel charges only in the initial PID namespace */
+	if (s->live.init_pid_ns) {
+		r->owners = owners__new("/proc");
+		if (!r->owners)
+			return errmsg(err, errlen, EXIT_RUNTIME, "out of memory");
+	}
 	/* --force: what was there goes only now */
 	if (r->regular && !r->created && ftruncate(fd, 0))
 		return errmsg(err, errlen, EXIT_RUNTIME, "failed to truncate %s: %s", path,
@@ -158,6 +168,7 @@ int cmd_record(const struct options *o, const char *sysfs, char *err, size_t err
 		unlink(o->record_path);
 	if (r.fd >= 0)
 		close(r.fd);
+	owners__free(r.owners);
 	session__close(&s);
 	return ret;
 }

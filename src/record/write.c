@@ -179,7 +179,8 @@ static int check_sample(const struct sample *s, char *err, size_t errlen)
 			return errmsg(err, errlen, -1,
 					"failed to record interval: task %zu has tid %u pid %u, "
 					"not in 1..%d", i, t->tid, t->pid, REC_PID_MAX);
-		if (!memchr(t->comm, '\0', TASK_COMM_LEN) || !memchr(t->pcomm, '\0', TASK_COMM_LEN))
+		if (!memchr(t->comm, '\0', TASK_COMM_LEN) || !memchr(t->pcomm, '\0', TASK_COMM_LEN) ||
+		    !memchr(t->user, '\0', sizeof(t->user)))
 			return errmsg(err, errlen, -1,
 					"failed to record interval: task %zu (tid %u) has a name "
 					"without NUL", i, t->tid);
@@ -230,6 +231,8 @@ static void task_json(struct json_writer *w, const struct task_delta *t, int nr_
 	rec_member_str(w, "comm", t->comm);
 	rec_member_str(w, "pcomm", t->pcomm);
 	json__member_bool(w, "exited", t->exited);
+	json__member_uint(w, "uid", t->user[0] ? t->uid : REC_NO_UID);
+	rec_member_str(w, "user", t->user);
 	rec_member_u64(w, "cpu_ns", t->cpu_ns);
 	json__key(w, "ev");
 	rec_put_deltas(w, t->ev, nr_events);

@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include "tdtop_abi.h"
 #include "pmu/topdown.h"
+#include "util/usernames.h"
 
 enum row_kind {
 	ROW_PROCESS,
@@ -30,6 +31,7 @@ struct row {
 	int pid;
 	int tid;		/* thread rows only; == pid for process rows */
 	char comm[TASK_COMM_LEN];
+	char user[USER_NAME_LEN]; /* the owner as recorded, "" when unknown */
 	bool exited;		/* last report: the task (or process) is gone */
 	int nr_threads;		/* process rows: threads charged this interval;
 				 * cgroup rows: tasks, descendants' included */

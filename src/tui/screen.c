@@ -75,6 +75,18 @@ static const char *user_of(struct tui_users *u, int pid, long now)
 	return p->known ? user_names__get(&u->names, p->uid) : "?";
 }
 
+/*
+ * USER of a row: live, the owner of its process now; replayed, the one
+ * recorded with it ("-" when the recording has none), never this
+ * machine's idea of the PID.
+ */
+static const char *row_user(struct tui *t, const struct row *r)
+{
+	if (t->src->live)
+		return user_of(t->users, r->pid, t->fetched);
+	return r->user[0] ? r->user : "-";
+}
+
 /* A PID is reused after its process exits: forget what it was. */
 static void user_forget(struct tui_users *u, int pid)
 {
@@ -450,7 +462,7 @@ static void draw_row(struct tui *t, int y, const struct interval *iv, const stru
 		attr_t a = base;
 
 		if (cols[i].id == TUI_COL_USER)
-			user = user_of(t->users, r->pid, t->fetched);
+			user = row_user(t, r);
 		tui_cell(&cols[i], iv, r, user, cell, sizeof(cell));
 		if (cols[i].id == TUI_COL_BAR) {
 			x = put_bar(t, y, x, base, cell);
@@ -620,7 +632,7 @@ static void draw_detail(struct tui *t)
 	fmt_comm_ascii(comm, sizeof(comm), p->comm, sizeof(p->comm));
 	tui_pct(cpu, sizeof(cpu), interval__cpu_pct(&t->det_proc, p->cpu_ns) / 100.0);
 	putf(y++, 0, A_BOLD, "PID %d %s  user %s  %d thread%s  CPU %s%%%s", p->pid, comm,
-	     user_of(t->users, p->pid, t->fetched), p->nr_threads, p->nr_threads == 1 ? "" : "s",
+	     row_user(t, p), p->nr_threads, p->nr_threads == 1 ? "" : "s",
 	     cpu, p->exited ? "  (exited)" : "");
 	put(y++, 0, A_NORMAL, "Esc, Enter or q: back");
 	y = draw_detail_summary(t, y + 1, p) + 1;
