@@ -12,6 +12,7 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	/* the interval shown last was the last report of removed cgroups */
 	session__drop_gone_cgroups(s);
 	ret = live__next(&s->live, out, err, errlen);
+	targets__refresh(&s->targets);
 
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }

@@ -85,8 +85,16 @@ static const char usage_events[] =
 "                         raw: rNNNN (hex)\n"
 "      --list-events      list the events this machine offers and exit\n";
 
+#define USAGE_PID "  -p, --pid PID[,PID...] only these processes (and their threads)"
+
+static const char usage_pid[] = USAGE_PID "\n";
+
+/* What -p does live: what top and perf stat -p do. */
+static const char usage_pid_live[] = USAGE_PID "; one that did not\n"
+"                         run shows with zeros; once every one has exited, tdtop says\n"
+"                         so and exits 0 (the interactive view keeps showing)\n";
+
 static const char usage_rows[] =
-"  -p, --pid PID[,PID...] only these processes (and their threads)\n"
 "  -H, --threads          one row per thread instead of per process (--by thread)\n"
 "      --by WHAT          rows per process (default), thread or cgroup; cgroup rows\n"
 "                         include their descendants\n";
@@ -137,6 +145,7 @@ static void usage_selection(FILE *f)
 	fputs(usage_topdown, f);
 	fputs("Selection:\n", f);
 	fputs(usage_events, f);
+	fputs(usage_pid_live, f);
 	fputs(usage_rows, f);
 	fputs(usage_cgroup, f);
 }
@@ -173,6 +182,7 @@ void options_usage(FILE *f, enum command cmd)
 		      "  -l, --level 1|2        TopDown level\n"
 		      "  -d, --delay SECS       interactive view: seconds per interval (default 1)\n",
 		      f);
+		fputs(usage_pid, f);
 		fputs(usage_rows, f);
 		fputs(usage_output, f);
 		fputs(usage_help, f);

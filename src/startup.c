@@ -321,6 +321,11 @@ int session__open(struct session *s, const struct options *o, const char *sysfs,
 	s->view.cgroup_depth = o->cgroup_depth;
 	s->view.pids = o->pids;
 	s->view.nr_pids = o->nr_pids;
+	if (o->nr_pids) {
+		if (targets__init(&s->targets, "/proc", o->pids, o->nr_pids))
+			return errmsg(err, errlen, EXIT_RUNTIME, "out of memory");
+		s->view.absent = &s->targets.absent;
+	}
 	s->view.top = o->top;
 	s->view.sort.kind = SORT_CPU;
 	return EXIT_OK;
@@ -361,6 +366,7 @@ void session__close(struct session *s)
 {
 	live__close(&s->live);
 	cgroups__close(&s->cg);
+	targets__free(&s->targets);
 	sample__free(&s->sample);
 }
 
@@ -374,6 +380,25 @@ void session__drop_gone_cgroups(struct session *s)
 {
 	if (s->cg.on)
 		cgroup_cache__drop_gone(&s->cg.cache);
+}
+
+/*
+ * Every -p process has exited, as of an interval ago: the charges of its
+ * last moments are in by now, the run is over.
+ */
+static bool targets_done(struct session *s)
+{
+	if (!targets__all_gone(&s->targets))
+		return false;
+	if (!s->targets_gone) {
+		s->targets_gone = true;
+		return false;
+	}
+	if (s->targets.nr == 1)
+		fprintf(stderr, "tdtop: process %d has exited\n", s->targets.t[0].pid);
+	else
+		fprintf(stderr, "tdtop: all %zu processes of -p have exited\n", s->targets.nr);
+	return true;
 }
 
 int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,
@@ -390,9 +415,11 @@ int session__run(struct session *s, const struct options *o, session_each_fn eac
 		wait_until(&deadline, o->delay_s);
 		/* an interrupted interval is still handed over: no data lost */
 		ret = live__next(&s->live, &s->sample, err, errlen);
-		if (!ret)
+		if (!ret) {
+			targets__refresh(&s->targets);
 			ret = each(s, arg, err, errlen);
-		if (ret || (o->iterations && ++done >= o->iterations))
+		}
+		if (ret || (o->iterations && ++done >= o->iterations) || targets_done(s))
 			break;
 	}
 	return ret < 0 ? EXIT_RUNTIME : EXIT_OK;

@@ -408,15 +408,48 @@ static size_t group_tasks(const struct view *v, const struct task_delta **tasks,
 	return nr_rows;
 }
 
-/* Process or thread rows, the name filter applied. */
+static bool has_pid_row(const struct row *rows, size_t n, int pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* A zero row for each -p process that did not run but lives; rows has room. */
+static size_t absent_rows(const struct view *v, struct row *rows, size_t n)
+{
+	size_t nr = n;
+
+	for (size_t i = 0; v->absent && i < v->nr_pids; i++) {
+		const char *comm;
+		struct row *r;
+
+		if (has_pid_row(rows, n, v->pids[i]))
+			continue;
+		comm = v->absent->comm(v->absent->ctx, v->pids[i]);
+		if (!comm)
+			continue;
+		r = &rows[nr++];
+		memset(r, 0, sizeof(*r));
+		r->kind = v->by == BY_THREAD ? ROW_THREAD : ROW_PROCESS;
+		r->pid = r->tid = v->pids[i];
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
+		r->ipc = NAN;
+	}
+	return nr;
+}
+
+/* Process or thread rows, the -p processes that did not run, the name filter applied. */
 static int task_rows(const struct view *v, const struct task_delta **tasks, size_t n,
 		     struct row **rowsp, size_t *nr_rows)
 {
-	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
+	size_t room = n + (v->absent ? v->nr_pids : 0);
+	struct row *rows = calloc(room ? room : 1, sizeof(*rows));
 
 	if (!rows)
 		return -ENOMEM;
-	*nr_rows = filter_comm(v, rows, group_tasks(v, tasks, n, rows));
+	*nr_rows = filter_comm(v, rows, absent_rows(v, rows, group_tasks(v, tasks, n, rows)));
 	*rowsp = rows;
 	return 0;
 }

@@ -365,3 +365,47 @@ TEST(pipeline_sort_key_of_topdown_levels)
 	p.cfg.parts[0].method = TD_AMD_ZEN;
 	CHECK_INT(check_sort(&p, "smt-contention", BY_PROCESS, err, sizeof(err)), 0);
 }
+
+static const char *idle_comm(void *ctx, int pid)
+{
+	return pid == 77 ? "idle-target" : NULL;
+}
+
+TEST(aggregate_absent_targets_get_zero_rows)
+{
+	const struct absent_rows absent = { .comm = idle_comm };
+	const int pids[] = { 20, 77, 88 };
+	struct view v = { .by = BY_PROCESS, .pids = pids, .nr_pids = 3, .absent = &absent,
+			  .sort = { SORT_CPU, -1 } };
+	struct sample s;
+	struct interval iv;
+	const struct row *r;
+
+	fixture(&s);
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	interval__sort(&iv, &v);
+	/* 20 ran, 77 lives but did not run, 88 is gone */
+	CHECK_INT(iv.nr_rows, 2);
+	CHECK_INT(iv.rows[0].pid, 20);
+	r = row_of(&iv, 77, "idle-target");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_INT(r->kind, ROW_PROCESS);
+		CHECK_U64(r->cpu_ns, 0);
+		CHECK_INT(r->nr_threads, 0);
+		CHECK(!r->exited && isnan(r->ipc));
+	}
+	interval__free_rows(&iv);
+	/* by thread: the target's main thread */
+	v.by = BY_THREAD;
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	r = row_of(&iv, 77, "idle-target");
+	CHECK(r != NULL && r->kind == ROW_THREAD && r->tid == 77);
+	interval__free_rows(&iv);
+	/* the name filter applies to them too */
+	v.comm = "web";
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK(row_of(&iv, 77, "idle-target") == NULL);
+	interval__free_rows(&iv);
+	sample__free(&s);
+}
