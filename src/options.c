@@ -96,8 +96,10 @@ static const char usage_cgroup[] =
 
 static const char usage_output[] =
 "  -o, --output FMT       text, json (JSON Lines) or csv (default text)\n"
-"  -s, --sort KEY         cpu (default), pid, comm, a TopDown field (retiring, bad-spec,\n"
-"                         frontend, backend, memory-bound, ..., slots, ipc) or an event\n"
+"  -s, --sort KEY         cpu (default), pid, comm, a TopDown field as JSON names it\n"
+"                         (retiring, bad_speculation, frontend_bound, backend_bound,\n"
+"                         memory_bound, ..., slots, ipc; short forms such as bad-spec\n"
+"                         too) or an event\n"
 "      --top N            at most N rows per interval\n"
 "  -b, --batch            plain text without terminal control\n";
 
@@ -211,7 +213,7 @@ void options_usage(FILE *f, enum command cmd)
 	fputs("\nExamples:\n"
 	      "  sudo tdtop                              the interactive view\n"
 	      "  sudo tdtop -b -n 5                      five one-second intervals as text\n"
-	      "  sudo tdtop -l 2 -s backend              level 2, most backend-bound first\n"
+	      "  sudo tdtop -l 2 -s backend_bound        level 2, most backend-bound first\n"
 	      "  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
 	      "  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
 	      "  sudo tdtop --by cgroup -c system.slice  services, with their TopDown breakdown\n"
