@@ -118,11 +118,14 @@ USAGE_HELP
 
 static const char usage_exit[] = "Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
 
-static void usage_measure(FILE *f)
+/* -n for the commands that stop: the exporter serves until it is stopped. */
+static void usage_measure(FILE *f, bool iterations)
 {
+	fputs("  -d, --delay SECS       interval between updates, fractional (default 1)\n", f);
+	if (iterations)
+		fputs("  -n, --iterations N     stop after N intervals (default: until interrupted)\n",
+		      f);
 	fprintf(f,
-"  -d, --delay SECS       interval between updates, fractional (default 1)\n"
-"  -n, --iterations N     stop after N intervals (default: until interrupted)\n"
 "      --max-tasks N      capacity of the kernel task table (default %d); when full,\n"
 "                         charges are counted as dropped, never lost silently\n"
 "      --helper-reads     read every counter through the BPF helper, also those\n"
@@ -152,7 +155,7 @@ void options_usage(FILE *f, enum command cmd)
 		      "  -o, --output FILE      where to write (- for stdout)\n"
 		      "      --duration SECS    stop after this long\n",
 		      f);
-		usage_measure(f);
+		usage_measure(f, true);
 		fputs("\n", f);
 		usage_selection(f);
 		fputs("\n", f);
@@ -184,7 +187,7 @@ void options_usage(FILE *f, enum command cmd)
 		      "Series are per cgroup by default (--by cgroup); --by process gives per-process\n"
 		      "series, --top N keeps the N busiest (cgroups or processes).\n",
 		      f);
-		usage_measure(f);
+		usage_measure(f, false);
 		fputs("\n", f);
 		usage_selection(f);
 		fputs("      --top N            at most N series of rows (the busiest)\n\n", f);
@@ -206,7 +209,7 @@ void options_usage(FILE *f, enum command cmd)
 	      f);
 	usage_selection(f);
 	fputs("\nOutput:\n", f);
-	usage_measure(f);
+	usage_measure(f, true);
 	fputs(usage_output, f);
 	fputs(usage_common, f);
 	fputs(usage_exit, f);
