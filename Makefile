@@ -145,7 +145,18 @@ $(OUT)/helpers/%: tests/helpers/%.c | $(OUT)/helpers
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -lpthread -o $@
 
-helpers: $(HELPERS)
+# tests/bpf/member_reads: the switch program's member loads on a software event
+$(OUT)/helpers/member_reads.bpf.o: tests/bpf/member_reads.bpf.c bpf/tdtop.bpf.c bpf/tdtop_abi.h | $(OUT)/helpers
+	$(bpf_obj)
+
+$(OUT)/helpers/member_reads.skel.h: $(OUT)/helpers/member_reads.bpf.o
+	$(call bpf_skel,member_reads_bpf)
+
+$(OUT)/helpers/member_reads: tests/bpf/member_reads.c $(OUT)/helpers/member_reads.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(OUT)/helpers $< -lbpf -lelf -o $@
+
+helpers: $(HELPERS) $(OUT)/helpers/member_reads
 
 man: $(MAN)
 

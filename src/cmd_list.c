@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "pmu/discover.h"
 #include "pmu/events.h"
+#include "pmu/readplan.h"
 #include "util/errmsg.h"
 
 /* Text, or JSON: a list has no CSV form. */
@@ -27,6 +28,7 @@ static int json_result(int ret, const char *what, char *err, size_t errlen)
 
 int cmd_list(const struct options *o, const char *sysfs, char *err, size_t errlen)
 {
+	struct read_plan plan;
 	struct td_discovery d;
 	int ret = check_format(o, "--list", err, errlen);
 
@@ -34,9 +36,13 @@ int cmd_list(const struct options *o, const char *sysfs, char *err, size_t errle
 		return ret;
 	if (td_discover(sysfs, o->level, &d, err, errlen))
 		return EXIT_RUNTIME;
+	read_plan__build(&plan, &d.events, &d.cfg, !o->helper_reads);
 	if (o->format == OUTPUT_JSON)
-		return json_result(td_discovery__print_json(&d, stdout), "--list", err, errlen);
+		return json_result(td_discovery__print_json(&d, &plan, stdout), "--list", err,
+				   errlen);
 	td_discovery__print(&d, stdout);
+	if (d.cfg.nr_parts)
+		read_plan__print(&plan, &d.events, &d.cfg, stdout);
 	return EXIT_OK;
 }
 

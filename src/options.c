@@ -129,7 +129,8 @@ static void usage_measure(FILE *f, bool iterations)
 "      --max-tasks N      capacity of the kernel task table (default %d); when full,\n"
 "                         charges are counted as dropped, never lost silently\n"
 "      --helper-reads     read every counter through the BPF helper, also those\n"
-"                         (faults, switches, migrations) otherwise read from memory\n",
+"                         otherwise read from memory (faults, switches, migrations,\n"
+"                         the PERF_METRICS TopDown metrics; see --list)\n",
 		DEFAULT_MAX_TASKS);
 }
 

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "measure/collector.h"
+#include "pmu/readplan.h"
 #include "util/clock.h"
 #include "util/errmsg.h"
 #include "util/fileio.h"
@@ -206,21 +207,32 @@ static int init_cpu_states(struct collector *c)
 	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
 }
 
+/* The switch program's settings for reading each event, from the plan. */
+static void set_reads(struct tdtop_bpf__rodata *ro, const struct read_plan *plan)
+{
+	ro->clock_event = plan->clock >= 0 ? (__u32)plan->clock : MAX_EVENTS;
+	for (int i = 0; i < plan->nr; i++) {
+		const struct event_read *r = &plan->ev[i];
+
+		if (r->always_on)
+			ro->always_on |= 1u << i;
+		if (r->how == READ_MEMORY && r->via == i)
+			ro->in_memory |= 1u << i;
+		if (r->how == READ_MEMORY && r->via != i) {
+			ro->group_member |= 1u << i;
+			ro->member_leader[i] = r->via;
+		}
+	}
+}
+
 /* Open and load the BPF object with one of the two switch programs. */
 static int load_skel(struct collector *c, const struct collector_opts *opts, bool mem)
 {
-	__u32 always_on = 0, in_memory = 0, clock_event = MAX_EVENTS;
+	struct read_plan plan;
 	int ret;
 
-	for (int i = 0; i < c->nr_events; i++) {
-		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
-			always_on |= 1u << i;
-		if (event_spec__counts_in_place(&opts->events->ev[i]))
-			in_memory |= 1u << i;
-		if (clock_event == MAX_EVENTS && event_spec__is_cpu_clock(&opts->events->ev[i]))
-			clock_event = i;
-	}
-	if (mem && !in_memory)
+	read_plan__build(&plan, opts->events, opts->parts, mem);
+	if (mem && !read_plan__uses_memory(&plan))
 		return -ENOTSUP;	/* nothing to gain */
 	tdtop_bpf__destroy(c->skel);
 	c->skel = tdtop_bpf__open();
@@ -229,9 +241,7 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 	c->skel->rodata->nr_cpus = c->ncpus;
 	c->skel->rodata->nr_counters = nr_counters(c);
 	c->skel->rodata->by_cgroup = opts->by_cgroup;
-	c->skel->rodata->always_on = always_on;
-	c->skel->rodata->in_memory = in_memory;
-	c->skel->rodata->clock_event = clock_event;
+	set_reads(c->skel->rodata, &plan);
 	bpf_map__set_max_entries(c->skel->maps.counters, nr_counters(c));
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
 	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);

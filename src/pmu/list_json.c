@@ -10,6 +10,7 @@
 #include "pmu/discover.h"
 #include "pmu/events.h"
 #include "pmu/pmu.h"
+#include "pmu/readplan.h"
 
 /* A known-or-not flag: 1 true, 0 false, anything else null. */
 static void member_tristate(struct json_writer *w, const char *key, int v)
@@ -80,7 +81,20 @@ static void put_core_pmus(struct json_writer *w, const struct td_discovery *d)
 	json__end_array(w);
 }
 
-static void put_event(struct json_writer *w, const struct td_discovery *d, int i)
+/* How the switch program reads the event: "helper", "clock" or "memory" (with "read_via"). */
+static void put_read(struct json_writer *w, const struct read_plan *plan, int i)
+{
+	static const char *const how[] = { [READ_HELPER] = "helper", [READ_MEMORY] = "memory",
+					   [READ_CLOCK] = "clock" };
+	const struct event_read *r = &plan->ev[i];
+
+	json__member_string(w, "read", how[r->how]);
+	if (r->how == READ_MEMORY)
+		json__member_int(w, "read_via", r->via);
+}
+
+static void put_event(struct json_writer *w, const struct td_discovery *d,
+		      const struct read_plan *plan, int i)
 {
 	const struct event_spec *e = &d->events.ev[i];
 
@@ -96,10 +110,13 @@ static void put_event(struct json_writer *w, const struct td_discovery *d, int i
 	json__bool(w, e->pinned);
 	member_string_or_null(w, "source", d->src[i]);
 	json__member_double(w, "scale", e->scale);
+	if (i < plan->nr)
+		put_read(w, plan, i);
 	json__end_object(w);
 }
 
-static void put_part(struct json_writer *w, const struct td_discovery *d, int pi)
+static void put_part(struct json_writer *w, const struct td_discovery *d,
+		     const struct read_plan *plan, int pi)
 {
 	const struct td_part *p = &d->cfg.parts[pi];
 	char cpus[64];
@@ -116,15 +133,18 @@ static void put_part(struct json_writer *w, const struct td_discovery *d, int pi
 	json__member_uint(w, "slot_width", p->slot_width);
 	json__key(w, "arm_n2_erratum");
 	json__bool(w, p->arm_n2_erratum);
+	if (pi < plan->nr_parts)
+		json__member_int(w, "helper_calls", plan->parts[pi].helper_calls);
 	json__key(w, "events");
 	json__begin_array(w);
 	for (int i = p->ev_lo; i < p->ev_hi && i < d->events.nr; i++)
-		put_event(w, d, i);
+		put_event(w, d, plan, i);
 	json__end_array(w);
 	json__end_object(w);
 }
 
-static void put_topdown(struct json_writer *w, const struct td_discovery *d)
+static void put_topdown(struct json_writer *w, const struct td_discovery *d,
+			const struct read_plan *plan)
 {
 	json__key(w, "topdown");
 	json__begin_object(w);
@@ -147,10 +167,12 @@ static void put_topdown(struct json_writer *w, const struct td_discovery *d)
 		json__int(w, l);
 	json__end_array(w);
 	member_string_or_null(w, "per_core_only", d->cfg.per_core_only ? d->per_core_reason : NULL);
+	json__key(w, "reads_from_memory");
+	json__bool(w, plan->memory);
 	json__key(w, "parts");
 	json__begin_array(w);
 	for (int p = 0; p < d->cfg.nr_parts; p++)
-		put_part(w, d, p);
+		put_part(w, d, plan, p);
 	json__end_array(w);
 	json__end_object(w);
 }
@@ -166,7 +188,7 @@ static int finish(struct json_writer *w)
 	return ret;
 }
 
-int td_discovery__print_json(const struct td_discovery *d, FILE *f)
+int td_discovery__print_json(const struct td_discovery *d, const struct read_plan *plan, FILE *f)
 {
 	struct json_writer *w = json__new(f);
 
@@ -179,7 +201,7 @@ int td_discovery__print_json(const struct td_discovery *d, FILE *f)
 	/* the any=1 event variants tell SMT is on, never that it is off */
 	member_tristate(w, "smt", d->smt_known || d->smt_on ? d->smt_on : -1);
 	member_tristate(w, "nmi_watchdog", d->nmi_watchdog);
-	put_topdown(w, d);
+	put_topdown(w, d, plan);
 	json__key(w, "notes");
 	json__begin_array(w);
 	for (int i = 0; i < d->nr_notes; i++)

@@ -110,10 +110,8 @@ static void print_json(const struct diff_table *t, int level, struct json_writer
 		const struct diff_entry *e = &t->e[i];
 
 		json__begin_object(w);
-		json__key(w, "type");
-		json__string(w, "diff");
-		json__key(w, "key");
-		json__string(w, e->key);
+		json__member_string(w, "type", "diff");
+		json__member_string(w, "key", e->key);
 		for (int side = 0; side < 2; side++) {
 			const struct diff_side *s = &e->side[side];
 
@@ -123,32 +121,30 @@ static void print_json(const struct diff_table *t, int level, struct json_writer
 				continue;
 			}
 			json__begin_object(w);
-			json__key(w, "cpu_ns");
-			json__uint(w, s->cpu_ns);
+			json__member_uint(w, "cpu_ns", s->cpu_ns);
 			if (t->topdown) {
-				json__key(w, "slots");
-				json__double(w, isnan(slots(s)) ? NAN : round(slots(s)));
+				json__member_double(w, "slots",
+						    isnan(slots(s)) ? NAN : round(slots(s)));
 				for (int f = 0; f < nr_td_fields; f++) {
 					if (!shown(f, level))
 						continue;
-					json__key(w, td_fields[f].key);
-					json__double(w, frac(s, f));
+					json__member_double(w, td_fields[f].key, frac(s, f));
 				}
 			}
 			json__end_object(w);
 		}
 		json__key(w, "change");
 		json__begin_object(w);
-		json__key(w, "cpu_ns");
-		json__int(w, (long long)e->side[1].cpu_ns - (long long)e->side[0].cpu_ns);
+		json__member_int(w, "cpu_ns",
+				 (long long)e->side[1].cpu_ns - (long long)e->side[0].cpu_ns);
 		if (t->topdown) {
-			json__key(w, "slots_ratio");
-			json__double(w, slots(&e->side[1]) / slots(&e->side[0]));
+			json__member_double(w, "slots_ratio",
+					    slots(&e->side[1]) / slots(&e->side[0]));
 			for (int f = 0; f < nr_td_fields; f++) {
 				if (!shown(f, level))
 					continue;
-				json__key(w, td_fields[f].key);
-				json__double(w, frac(&e->side[1], f) - frac(&e->side[0], f));
+				json__member_double(w, td_fields[f].key,
+						    frac(&e->side[1], f) - frac(&e->side[0], f));
 			}
 		}
 		json__end_object(w);

@@ -6,11 +6,13 @@
 #include <stdlib.h>
 #include "pmu/discover.h"
 #include "pmu/events.h"
+#include "pmu/readplan.h"
 #include "test.h"
 
 #define FIXTURES "../fixtures/sysfs/"
 
 static struct td_discovery d;
+static struct read_plan plan;
 
 /* What a printer wrote, parsed; NULL (and a failure) when it is not one JSON line. */
 static json_t *printed(int (*print)(const void *arg, FILE *f), const void *arg)
@@ -40,7 +42,7 @@ static json_t *printed(int (*print)(const void *arg, FILE *f), const void *arg)
 
 static int print_discovery(const void *arg, FILE *f)
 {
-	return td_discovery__print_json(arg, f);
+	return td_discovery__print_json(arg, &plan, f);
 }
 
 static int print_events(const void *arg, FILE *f)
@@ -56,6 +58,7 @@ static json_t *list_json(const char *root, int level)
 		test_fail(__FILE__, __LINE__, "td_discover(%s): %s", root, err);
 		return NULL;
 	}
+	read_plan__build(&plan, &d.events, &d.cfg, true);
 	return printed(print_discovery, &d);
 }
 
@@ -89,6 +92,8 @@ static void check_topdown(const char *name, json_t *td)
 		CHECK_STR(str_at(part, "method"), td_method_name(d.cfg.parts[pi].method));
 		CHECK_INT(json_integer_value(json_object_get(part, "slot_width")),
 			  d.cfg.parts[pi].slot_width);
+		CHECK_INT(json_integer_value(json_object_get(part, "helper_calls")),
+			  plan.parts[pi].helper_calls);
 		json_array_foreach(events, i, ev) {
 			int idx = (int)json_integer_value(json_object_get(ev, "index"));
 
@@ -158,6 +163,29 @@ TEST(list_json_icelake_group)
 	json_decref(j);
 }
 
+/* The read plan of --list: Sapphire Rapids level 2 loads its 8 metrics from memory. */
+TEST(list_json_read_plan)
+{
+	json_t *j = list_json(FIXTURES "sapphirerapids", 2);
+	json_t *part, *ev;
+	size_t i, memory = 0;
+
+	if (!j)
+		return;
+	CHECK(json_is_true(json_object_get(json_object_get(j, "topdown"), "reads_from_memory")));
+	part = json_array_get(json_object_get(json_object_get(j, "topdown"), "parts"), 0);
+	CHECK_INT(json_integer_value(json_object_get(part, "helper_calls")), 3);
+	json_array_foreach(json_object_get(part, "events"), i, ev) {
+		if (!str_at(ev, "read") || strcmp(str_at(ev, "read"), "memory"))
+			continue;
+		memory++;
+		CHECK_INT(json_integer_value(json_object_get(ev, "read_via")), 0);
+	}
+	CHECK_INT(memory, 8);
+	CHECK_STR(str_at(json_array_get(json_object_get(part, "events"), 0), "read"), "helper");
+	json_decref(j);
+}
+
 TEST(list_json_arm_and_no_pmu)
 {
 	json_t *j = list_json(FIXTURES "neoverse-n2", 1);
@@ -179,43 +207,34 @@ TEST(list_json_arm_and_no_pmu)
 	}
 }
 
-/* The named events as --list-events -o json has them: name and alias. */
-static bool has_named(json_t *arr, const char *name, const char *alias)
+/* The member of obj[key] (an array of objects) whose "name" is *name*. */
+static json_t *named(json_t *obj, const char *key, const char *name)
 {
 	size_t i;
 	json_t *e;
 
-	json_array_foreach(arr, i, e) {
-		json_t *a = json_object_get(e, "alias");
+	json_array_foreach(json_object_get(obj, key), i, e)
+		if (str_at(e, "name") && !strcmp(str_at(e, "name"), name))
+			return e;
+	return NULL;
+}
 
-		if (strcmp(str_at(e, "name") ? str_at(e, "name") : "", name))
-			continue;
-		return alias ? json_is_string(a) && !strcmp(json_string_value(a), alias)
-			     : json_is_null(a);
-	}
-	return false;
+/* A named event as --list-events -o json has it: name and alias (or null). */
+static bool has_named(json_t *j, const char *key, const char *name, const char *alias)
+{
+	json_t *a = json_object_get(named(j, key, name), "alias");
+
+	return alias ? json_is_string(a) && !strcmp(json_string_value(a), alias) : json_is_null(a);
 }
 
 static json_t *pmu_named(json_t *j, const char *name)
 {
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(json_object_get(j, "pmus"), i, p)
-		if (str_at(p, "name") && !strcmp(str_at(p, "name"), name))
-			return p;
-	return NULL;
+	return named(j, "pmus", name);
 }
 
 static json_t *event_named(json_t *pmu, const char *name)
 {
-	size_t i;
-	json_t *e;
-
-	json_array_foreach(json_object_get(pmu, "events"), i, e)
-		if (str_at(e, "name") && !strcmp(str_at(e, "name"), name))
-			return e;
-	return NULL;
+	return named(pmu, "events", name);
 }
 
 TEST(list_events_json_vm)
@@ -225,8 +244,8 @@ TEST(list_events_json_vm)
 
 	if (!j)
 		return;
-	CHECK(has_named(json_object_get(j, "software"), "context-switches", "cs"));
-	CHECK(has_named(json_object_get(j, "software"), "cpu-clock", NULL));
+	CHECK(has_named(j, "software", "context-switches", "cs"));
+	CHECK(has_named(j, "software", "cpu-clock", NULL));
 	CHECK(json_is_false(json_object_get(j, "core_pmu")));
 	CHECK_INT(json_array_size(json_object_get(j, "hardware")), 0);
 	msr = pmu_named(j, "msr");
@@ -249,7 +268,7 @@ TEST(list_events_json_skylake)
 	if (!j)
 		return;
 	CHECK(json_is_true(json_object_get(j, "core_pmu")));
-	CHECK(has_named(json_object_get(j, "hardware"), "cycles", "cpu-cycles"));
+	CHECK(has_named(j, "hardware", "cycles", "cpu-cycles"));
 	slots = event_named(pmu_named(j, "cpu"), "topdown-total-slots");
 	CHECK_STR(str_at(slots, "encoding"), "event=0x3c,umask=0x0,any=1");
 	CHECK_NEAR(json_number_value(json_object_get(slots, "scale")), 2, 0);
