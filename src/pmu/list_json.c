@@ -60,8 +60,7 @@ static void put_cpu(struct json_writer *w, const struct td_discovery *d)
 		json__member_uint(w, "revision", c->arm_revision);
 		json__end_object(w);
 	}
-	json__key(w, "hypervisor");
-	json__bool(w, c->hypervisor);
+	json__member_bool(w, "hypervisor", c->hypervisor);
 	json__end_object(w);
 }
 
@@ -106,8 +105,7 @@ static void put_event(struct json_writer *w, const struct td_discovery *d,
 	json__member_uint(w, "config", e->config);
 	json__member_uint(w, "config1", e->config1);
 	json__member_int(w, "leader", e->leader);
-	json__key(w, "pinned");
-	json__bool(w, e->pinned);
+	json__member_bool(w, "pinned", e->pinned);
 	member_string_or_null(w, "source", d->src[i]);
 	json__member_double(w, "scale", e->scale);
 	if (i < plan->nr)
@@ -131,8 +129,7 @@ static void put_part(struct json_writer *w, const struct td_discovery *d,
 	json__member_string(w, "cpus", cpus);
 	member_string_or_null(w, "uarch", d->uarch[pi]);
 	json__member_uint(w, "slot_width", p->slot_width);
-	json__key(w, "arm_n2_erratum");
-	json__bool(w, p->arm_n2_erratum);
+	json__member_bool(w, "arm_n2_erratum", p->arm_n2_erratum);
 	if (pi < plan->nr_parts)
 		json__member_int(w, "helper_calls", plan->parts[pi].helper_calls);
 	json__key(w, "events");
@@ -148,8 +145,7 @@ static void put_topdown(struct json_writer *w, const struct td_discovery *d,
 {
 	json__key(w, "topdown");
 	json__begin_object(w);
-	json__key(w, "available");
-	json__bool(w, d->cfg.nr_parts > 0);
+	json__member_bool(w, "available", d->cfg.nr_parts > 0);
 	if (!d->cfg.nr_parts) {
 		json__member_string(w, "reason", d->reason);
 		json__end_object(w);
@@ -167,8 +163,7 @@ static void put_topdown(struct json_writer *w, const struct td_discovery *d,
 		json__int(w, l);
 	json__end_array(w);
 	member_string_or_null(w, "per_core_only", d->cfg.per_core_only ? d->per_core_reason : NULL);
-	json__key(w, "reads_from_memory");
-	json__bool(w, plan->memory);
+	json__member_bool(w, "reads_from_memory", plan->memory);
 	json__key(w, "parts");
 	json__begin_array(w);
 	for (int p = 0; p < d->cfg.nr_parts; p++)
@@ -287,8 +282,7 @@ int events_print_list_json(const char *sysfs_root, FILE *out)
 	tab = events_software(&n);
 	put_named(w, "software", tab, n);
 	/* generic hardware names and rNNNN need a core PMU */
-	json__key(w, "core_pmu");
-	json__bool(w, core);
+	json__member_bool(w, "core_pmu", core);
 	tab = events_hardware(&n);
 	put_named(w, "hardware", tab, core ? n : 0);
 	json__key(w, "pmus");
