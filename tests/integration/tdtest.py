@@ -117,9 +117,10 @@ class Tdtop:
     Always used as a context manager: leaving it kills the process if a test
     failed before stopping it."""
 
-    def __init__(self, *args, cpus=None, fmt="json"):
+    def __init__(self, *args, cpus=None, fmt="json", wrap=()):
+        """wrap: a command that runs tdtop (setpriv ...)."""
         require_root()
-        cmd = [TDTOP, "-b", "-o", fmt, *[str(a) for a in args]]
+        cmd = [*wrap, TDTOP, "-b", "-o", fmt, *[str(a) for a in args]]
         if cpus is not None:
             cmd = ["taskset", "-c", cpus] + cmd
         self.cmd = cmd
@@ -264,13 +265,19 @@ class Workload:
         return rep
 
     def go(self):
+        self._steal = steal_ns()
         self.proc.stdin.write(b"g")
         self.proc.stdin.flush()
         self.go_time = time.time()
 
     def done(self, timeout=60):
+        """Waits for the done report. self.stolen_ns is then what the
+        hypervisor took from all vCPUs during the steps at most: it is in
+        tdtop's slices and not in the kernel's per-task CPU time, so
+        comparisons of the two allow for it."""
         self.report = self._line(2, timeout, "done")
         self.done_time = time.time()
+        self.stolen_ns = stolen_since(self._steal)
         assert self.report["phase"] == "done", self.report
         return self.report
 
@@ -298,13 +305,23 @@ def schedstat_ns(pid):
     return total
 
 
+# /proc/stat counts in USER_HZ ticks
+TICK_NS = 1000000000 // os.sysconf("SC_CLK_TCK")
+
+
 def steal_ns():
-    """Time the hypervisor took from all vCPUs so far (/proc/stat, in
-    USER_HZ ticks of 10 ms): tdtop's cpu_ns includes it, the kernel's per-task
-    CPU time (CONFIG_PARAVIRT_TIME_ACCOUNTING) does not."""
+    """Time the hypervisor took from all vCPUs so far (/proc/stat, whole
+    ticks): tdtop's cpu_ns includes it, the kernel's per-task CPU time
+    (CONFIG_PARAVIRT_TIME_ACCOUNTING) does not."""
     with open("/proc/stat") as f:
         fields = f.readline().split()
-    return int(fields[8]) * 10 * 1000000
+    return int(fields[8]) * TICK_NS
+
+
+def stolen_since(start):
+    """The most the hypervisor can have taken since steal_ns() was *start*:
+    both readings are rounded down to a tick."""
+    return steal_ns() - start + TICK_NS
 
 
 def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, until_exit=True):
@@ -313,18 +330,14 @@ def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, unt
     right before the go and right after the done report, while the workload
     is alive. Returns tdtop's intervals; the workload's report is in
     workload.report. until_exit=False: stop two intervals after the exit
-    instead of waiting for its report. workload.stolen_ns is the time the
-    hypervisor took from all vCPUs meanwhile: it is in tdtop's slices and
-    not in the kernel's per-task CPU time, so comparisons allow for it."""
+    instead of waiting for its report."""
     workload.ready()
     with Tdtop(*tdtop_args, cpus=tdtop_cpus) as td:
         td.wait_intervals(1)
         if before:
             before()
-        stolen = steal_ns()
         workload.go()
         workload.done()
-        workload.stolen_ns = steal_ns() - stolen
         if after:
             after()
         workload.finish()
@@ -434,6 +447,14 @@ class Sampler:
             if t0 <= t <= t1:
                 return v0 + (v1 - v0) * (t - t0) / (t1 - t0) if t1 > t0 else v0
         return None
+
+    def rise(self, t0, t1):
+        """The most a non-decreasing f() can have grown from wall time t0 to
+        t1: from the last sample before t0 to the first after t1 (None
+        outside the samples)."""
+        before = [v for t, v in self.samples if t <= t0]
+        after = [v for t, v in self.samples if t >= t1]
+        return after[0] - before[-1] if before and after else None
 
 
 def run(args, timeout=20, **kw):

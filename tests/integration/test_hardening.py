@@ -17,9 +17,9 @@ import tempfile
 import time
 
 from tdtest import (ALWAYS_PROGS, PROG_NAMES, SANITIZED, SWITCH_PROGS, BPFTOOL, TDTOP, LineReader,
-                    SkipTest, Tdtop, Workload, assert_close, assert_conservation,
-                    group_intervals, helper_path, parse_json_lines, require_cpus, require_root,
-                    run, schedstat_ns, sum_rows)
+                    SkipTest, Tdtop, Workload, assert_close, assert_conservation, helper_path,
+                    require_cpus, require_root, run, schedstat_ns, steal_ns, stolen_since,
+                    sum_rows)
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 TDTOP_SAN = os.environ.get("TDTOP_SAN", os.path.join(TOP, "tdtop-san"))
@@ -214,62 +214,47 @@ def test_valgrind_batch_and_report():
 
 # ---- privileges ----
 
-def _as_user(caps, *args, memlock=None, timeout=30):
-    """tdtop as user nobody holding exactly *caps* (e.g. "bpf,perfmon")."""
+def _as_nobody(caps):
+    """The command that runs the rest as user nobody holding exactly *caps*
+    (e.g. "bpf,perfmon"; "" for none)."""
     if not SETPRIV:
         raise SkipTest("needs setpriv (util-linux)")
     cmd = [SETPRIV, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
     if caps:
         plus = ",".join(f"+{c}" for c in caps.split(","))
-        cmd += [f"--inh-caps={plus}", f"--ambient-caps={plus}"]
-    else:
-        cmd += ["--inh-caps=-all"]
-    cmd += [TDTOP, *args]
-    if memlock is not None:
-        cmd = ["prlimit", f"--memlock={memlock}:{memlock}"] + cmd
-    return run(cmd, timeout=timeout)
+        return cmd + [f"--inh-caps={plus}", f"--ambient-caps={plus}"]
+    return cmd + ["--inh-caps=-all"]
+
+
+def _as_user(caps, *args, timeout=30):
+    """tdtop as user nobody holding exactly *caps*."""
+    return run(_as_nobody(caps) + [TDTOP, *args], timeout=timeout)
 
 
 def _caps_run_matches_truth(caps):
-    """A burn measured by tdtop running with *caps* only; returns the
-    intervals after checking them against the burn's own CPU time."""
-    with Workload("burn", 400, now=False) as wl:
+    """A burn measured by tdtop running with *caps* only (and RLIMIT_MEMLOCK
+    0); returns the intervals after checking them against the burn's own
+    CPU time."""
+    # prlimit runs after setpriv: an unprivileged user can lower, not raise
+    wrap = _as_nobody(caps) + ["prlimit", "--memlock=0:0", "--"]
+    with Workload("burn", 400) as wl:
         wl.ready()
         start = schedstat_ns(wl.pid)
-        cmd = [SETPRIV, "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-               f"--inh-caps=+{caps.replace(',', ',+')}",
-               f"--ambient-caps=+{caps.replace(',', ',+')}",
-               "prlimit", "--memlock=0:0", "--",
-               TDTOP, "-b", "-o", "json", "-e", ",".join(EVS), "-d", "0.3"]
-        # prlimit runs after setpriv: an unprivileged user can lower, not raise
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-        out, err = LineReader(proc.stdout), LineReader(proc.stderr)
-        try:
-            assert out.wait_for(lambda lines: lines, 10), \
-                f"no output from tdtop with {caps}: {err.data()!r}"
+        with Tdtop("-e", ",".join(EVS), "-d", "0.3", wrap=wrap) as td:
+            td.wait_intervals(1)
             wl.go()
             wl.done(timeout=30)
             truth = schedstat_ns(wl.pid) - start
-            time.sleep(0.7)
-            proc.send_signal(signal.SIGINT)
-            proc.wait(10)
-            out.join(5)
-            err.join(5)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(5)
-            proc.stdout.close()
-            proc.stderr.close()
-        assert proc.returncode == 0, \
-            f"tdtop with {caps} exited {proc.returncode}: {err.data()!r}"
-        ivs = group_intervals(parse_json_lines(out.lines))
-        assert_conservation(ivs, EVS)
-        rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
-        assert_close(f"burn cpu_ns with only {caps}", sum_rows(rows), truth, rel=0.02,
-                     slack=5 * MS)
-        return ivs
+            # the burn's last slice ends in the interval after done at the latest
+            td.wait_intervals(len(td.intervals()) + 2)
+            assert td.stop() == 0, f"tdtop with {caps}: {td.stderr()!r}"
+            ivs = td.intervals()
+    assert_conservation(ivs, EVS)
+    rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+    # tdtop's slices include what the hypervisor stole, the kernel's runtime not
+    assert_close(f"burn cpu_ns with only {caps}", sum_rows(rows), truth, rel=0.02,
+                 slack=5 * MS + wl.stolen_ns)
+    return ivs
 
 
 def test_caps_bpf_perfmon_suffice():
@@ -354,7 +339,7 @@ def test_two_instances_at_once():
                 rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
                 # both started before the go: the whole burn is in their rows
                 assert_close(f"burn seen by {td.cmd[3:]}", sum_rows(rows), truth, rel=0.02,
-                             slack=5 * MS)
+                             slack=5 * MS + wl.stolen_ns)
         wl.finish()
     _assert_nothing_left(before)
 
@@ -385,6 +370,7 @@ class Exec:
     the workload (from the main thread or from a second thread)."""
 
     def __init__(self, name, from_thread):
+        self._steal = steal_ns()
         self.proc = subprocess.Popen([sys.executable, "-c", EXEC_SCRIPT,
                                       helper_path("workload"), name, "1" if from_thread else "0"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -419,13 +405,15 @@ class Exec:
         return [x.decode() for x in self.out.lines]
 
     def exit(self):
-        """Ends the workload (stdin EOF) and returns its rusage CPU time in ns."""
+        """Ends the workload (stdin EOF) and returns its rusage CPU time in
+        ns; self.stolen_ns is then the most the hypervisor took meanwhile."""
         self.proc.stdin.close()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             pid, status, ru = os.wait4(self.pid, os.WNOHANG)
             if pid:
                 self.proc.returncode = os.waitstatus_to_exitcode(status)
+                self.stolen_ns = stolen_since(self._steal)
                 return int((ru.ru_utime + ru.ru_stime) * 1e9)
             time.sleep(0.02)
         raise AssertionError("workload did not exit after stdin EOF")
@@ -459,7 +447,7 @@ def test_exec_and_exit_mid_interval():
     assert comms[0] == "python3" and comms[-1] == "wl-exec", f"names over time: {comms}"
     assert rows[-1].get("exited") is True, rows[-1]
     assert_close("exec'd process cpu_ns vs rusage", sum_rows(rows), truth, rel=0.02,
-                 slack=5 * MS)
+                 slack=5 * MS + ex.stolen_ns)
 
 
 def _stale_map_entry(td_pid, tid):
@@ -781,7 +769,7 @@ def test_other_perf_user_no_multiplexing():
     assert_conservation(ivs, EVS)
     rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
     assert_close("burn with perf stat -a alongside", sum_rows(rows), truth, rel=0.02,
-                 slack=5 * MS)
+                 slack=5 * MS + wl.stolen_ns)
 
 
 def test_capabilities_dropped_after_setup():
