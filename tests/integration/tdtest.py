@@ -167,7 +167,7 @@ class Tdtop:
                 self._cache.append(None)
         return self._cache
 
-    def wait_intervals(self, n, timeout=10):
+    def wait_intervals(self, n, timeout=20):
         """Waits until n interval lines were printed."""
         def count(lines):
             return sum(1 for r in self._parsed(lines)
@@ -175,7 +175,7 @@ class Tdtop:
         if not self.out.wait_for(count, timeout):
             self._fail(f"no {n} interval(s) within {timeout}s")
 
-    def wait_rows(self, pred, timeout=10):
+    def wait_rows(self, pred, timeout=20):
         """Waits until some row satisfies pred."""
         def seen(lines):
             return any(isinstance(r, dict) and r.get("type") != "interval" and pred(r)
@@ -183,12 +183,12 @@ class Tdtop:
         if not self.out.wait_for(seen, timeout):
             self._fail(f"no matching row within {timeout}s")
 
-    def wait_lines(self, pred, timeout=10):
+    def wait_lines(self, pred, timeout=20):
         """Waits until pred(raw output lines) is true (any output format)."""
         if not self.out.wait_for(pred, timeout):
             self._fail(f"expected output missing after {timeout}s")
 
-    def wait_exited(self, pid, timeout=10):
+    def wait_exited(self, pid, timeout=20):
         """Waits for the final report of process pid (its leader's with -H)."""
         def gone(r):
             if r.get("exited") is not True or r.get("pid") != pid:
@@ -196,7 +196,7 @@ class Tdtop:
             return r.get("type") == "process" or r.get("tid") == pid
         self.wait_rows(gone, timeout)
 
-    def stop(self, sig=signal.SIGINT, timeout=10):
+    def stop(self, sig=signal.SIGINT, timeout=20):
         """Sends sig and returns the exit code; fails if tdtop does not end."""
         if self.proc.poll() is None:
             self.proc.send_signal(sig)
@@ -238,6 +238,7 @@ class Workload:
         self.err = LineReader(self.proc.stderr)
         self.pid = self.proc.pid    # taskset execs the workload: same pid
         self.report = None
+        self._steal = steal_ns()    # --now: the steps start at once
 
     def __enter__(self):
         return self
@@ -259,7 +260,7 @@ class Workload:
                                  f"(rc={self.proc.poll()}, stderr={err!r})")
         return json.loads(self.out.lines[n - 1])
 
-    def ready(self, timeout=10):
+    def ready(self, timeout=20):
         rep = self._line(1, timeout, "ready")
         assert rep["phase"] == "ready" and rep["pid"] == self.pid, rep
         return rep
@@ -281,7 +282,7 @@ class Workload:
         assert self.report["phase"] == "done", self.report
         return self.report
 
-    def finish(self, timeout=10):
+    def finish(self, timeout=20):
         """Lets the workload exit (stdin EOF) and waits for it."""
         self.proc.stdin.close()
         rc = self.proc.wait(timeout)
@@ -359,6 +360,23 @@ def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, unt
                 f"{start - workload.exit_time:.3f}s after it was reaped")
             break
     return ivs
+
+
+def children(pid):
+    """PIDs whose parent is pid."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # the comm field may hold spaces and parentheses: split after the last ')'
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(d))
+    return out
 
 
 def rows_of(intervals, pid, kind="process"):
@@ -503,7 +521,7 @@ def tdtop_progs(exclude_ids=()):
     return [p for p in bpf_progs() if p[1] in PROG_NAMES and p[0] not in exclude_ids]
 
 
-def wait_no_progs(pid, before_ids, timeout=5):
+def wait_no_progs(pid, before_ids, timeout=15):
     """Waits until no program named like tdtop's, loaded after before_ids
     was taken, remains except those owned by another live process (a
     concurrent tdtop). Returns the leftovers (empty on success)."""

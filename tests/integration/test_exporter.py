@@ -497,8 +497,9 @@ def test_bad_clients_do_not_hurt():
                 idle.append(s)
             t0 = time.monotonic()
             before = ex.intervals()
-            assert time.monotonic() - t0 < 2, "a scrape waited behind silent clients"
-            after = ex.wait_intervals(3, timeout=5)
+            # one that waited would take the 10 s until they are dropped
+            assert time.monotonic() - t0 < 5, "a scrape waited behind silent clients"
+            after = ex.wait_intervals(3, timeout=15)
             assert after >= before + 3
         finally:
             for s in idle:
@@ -536,7 +537,7 @@ def test_bad_clients_do_not_hurt():
                 f"RSS grew {rss1} -> {rss2} kB over 400 scrapes (start {rss0})"
             assert rss2 - rss0 < 16384, f"RSS grew {rss0} -> {rss2} kB"
         before = ex.intervals()
-        assert ex.wait_intervals(2, timeout=5) >= before + 2, "collector stalled"
+        assert ex.wait_intervals(2, timeout=15) >= before + 2, "collector stalled"
         assert ex.stop() == 0, ex.stderr()
 
 

@@ -17,9 +17,9 @@ import tempfile
 import time
 
 from tdtest import (ALWAYS_PROGS, PROG_NAMES, SANITIZED, SWITCH_PROGS, BPFTOOL, TDTOP, LineReader,
-                    SkipTest, Tdtop, Workload, assert_close, assert_conservation, helper_path,
-                    require_cpus, require_root, run, schedstat_ns, steal_ns, stolen_since,
-                    sum_rows)
+                    SkipTest, Tdtop, Workload, assert_close, assert_conservation, children,
+                    helper_path, require_cpus, require_root, run, schedstat_ns, steal_ns,
+                    stolen_since, sum_rows)
 
 TOP = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 TDTOP_SAN = os.environ.get("TDTOP_SAN", os.path.join(TOP, "tdtop-san"))
@@ -39,6 +39,14 @@ def _cpu_ticks(pid):
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return int(fields[11]) + int(fields[12])
+    except OSError:
+        return None
+
+
+def _comm(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().rstrip("\n")
     except OSError:
         return None
 
@@ -83,7 +91,7 @@ def _loaded_ids():
     return {p["id"]: p.get("name", "") for p in json.loads(res.stdout or b"[]")}
 
 
-def _assert_nothing_left(before, timeout=5):
+def _assert_nothing_left(before, timeout=15):
     """No tdtop program loaded since *before* (ids) is still there, except
     those another live tdtop holds (other tests may run one)."""
     deadline = time.monotonic() + timeout
@@ -635,8 +643,8 @@ def test_terminal_closed_with_sighup():
     with Pane() as pane, tempfile.TemporaryDirectory() as tmp:
         pid, err, rc = _start_tui(pane, TDTOP, tmp)
         pane.kill()
-        assert _wait_gone(pid, 5), "tdtop still running 5 s after its terminal went away"
-        deadline = time.monotonic() + 5
+        assert _wait_gone(pid, 10), "tdtop still running 10 s after its terminal went away"
+        deadline = time.monotonic() + 10
         while _read(rc) is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert _read(rc) == "0\n", f"exit status {_read(rc)!r}, stderr {_read(err)!r}"
@@ -661,13 +669,13 @@ def test_terminal_closed_without_sighup():
             pid = pids[0]
             pane.kill()
             try:
-                if not _wait_gone(pid, 3):
+                if not _wait_gone(pid, 10):
                     t0 = _cpu_ticks(pid)
                     time.sleep(1)
                     t1 = _cpu_ticks(pid)
                     used = (t1 - t0) / os.sysconf("SC_CLK_TCK") if None not in (t0, t1) else 0
                     raise AssertionError(
-                        f"tdtop still running 3 s after its terminal went away, using "
+                        f"tdtop still running 10 s after its terminal went away, using "
                         f"{100 * used:.0f}% of a CPU: poll() reports POLLIN|POLLHUP on the dead "
                         "tty and wait_input() (src/tui.c) keeps going because POLLIN is set; "
                         "getch() then reads end-of-file as 'no key' and the loop spins")
@@ -737,11 +745,17 @@ def test_other_perf_user_no_multiplexing():
         raise SkipTest("needs perf")
     many = ",".join(["cpu-clock", "task-clock", "context-switches", "page-faults",
                      "cpu-migrations", "minor-faults"] * 3)
-    perf = subprocess.Popen([PERF, "stat", "-a", "-e", many, "-x", ",", "--", "sleep", "4"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    # perf counts while its workload, cat, runs: until stdin is closed
+    perf = subprocess.Popen([PERF, "stat", "-a", "-e", many, "-x", ",", "--", "cat"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
-        time.sleep(0.3)
+        # perf execs its workload once the counters are open and enabled
+        deadline = time.monotonic() + 20
+        while not any(_comm(p) == "cat" for p in children(perf.pid)):
+            assert perf.poll() is None and time.monotonic() < deadline, \
+                f"perf stat did not start counting (rc={perf.poll()})"
+            time.sleep(0.05)
         with Workload("burn", 400) as wl:
             wl.ready()
             start = schedstat_ns(wl.pid)
@@ -754,7 +768,7 @@ def test_other_perf_user_no_multiplexing():
                 assert td.stop() == 0, td.stderr()
                 ivs = td.intervals()
             wl.finish()
-        _, perr = perf.communicate(timeout=15)
+        _, perr = perf.communicate(timeout=20)
     finally:
         if perf.poll() is None:
             perf.kill()

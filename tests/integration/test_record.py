@@ -33,6 +33,21 @@ def report_intervals(path, *args):
     return group_intervals(parse_json_lines(out.splitlines(keepends=True)))
 
 
+def wait_recorded(path, n, timeout=20):
+    """Waits until the recording at *path* holds n intervals (the recorder
+    flushes each one as a whole)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        rc, out, err = report_raw("-o", "json", path)
+        got = len(group_intervals(parse_json_lines(out.splitlines(keepends=True)))) \
+            if rc == 0 else 0
+        if got >= n:
+            return
+        assert time.monotonic() < deadline, \
+            f"{path}: {got} of {n} intervals recorded after {timeout}s ({rc}: {err})"
+        time.sleep(0.1)
+
+
 def test_recording_replays_like_live_and_ground_truth():
     require_root()
     with tempfile.TemporaryDirectory() as d, Workload("burn", 400, "faults", 5000,
@@ -43,16 +58,19 @@ def test_recording_replays_like_live_and_ground_truth():
                                 "-d", "0.3"], stderr=subprocess.PIPE)
         with Tdtop("-e", "cpu-clock,page-faults", "-d", "0.3") as live:
             live.wait_intervals(1)
+            # both attached before the go: both see the whole workload
+            wait_recorded(path, 1)
             wl.go()
             wl.done()
             wl.finish()
             live.wait_exited(wl.pid)
-            time.sleep(0.4)
+            # a stop signal still records the interval it cut short
             rec.send_signal(signal.SIGINT)
-            assert rec.wait(10) == 0, rec.stderr.read()
+            _, rec_err = rec.communicate(timeout=20)
+            assert rec.returncode == 0, rec_err
             assert live.stop() == 0
             live_ivs = live.intervals()
-        assert b"recorded" in rec.stderr.read()
+        assert b"recorded" in rec_err
         rep_ivs = report_intervals(path)
         for name, ivs in (("report", rep_ivs), ("live", live_ivs)):
             rows = rows_of(ivs, wl.pid)
@@ -81,11 +99,13 @@ def test_killed_recorder_leaves_a_readable_file():
             path = os.path.join(d, name)
             rec = subprocess.Popen([TDTOP, "record", "-o", path, "-e", "cpu-clock",
                                     "-d", "0.1"], stderr=subprocess.DEVNULL)
-            time.sleep(1.2)
-            rec.kill()
-            rec.wait(10)
+            try:
+                wait_recorded(path, 3)
+            finally:
+                rec.kill()
+                rec.wait(10)
             ivs = report_intervals(path)
-            assert len(ivs) >= 3, f"{name}: only {len(ivs)} intervals after 1.2 s"
+            assert len(ivs) >= 3, f"{name}: only {len(ivs)} intervals after the kill"
 
 
 def test_bad_recordings_fail_cleanly():
