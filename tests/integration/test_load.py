@@ -6,15 +6,13 @@ the machine can fork for 30 s (all accounted), a task map far too small
 soak at 0.1 s intervals with churn during which tdtop's RSS stays flat.
 The measured numbers are printed with the results."""
 import glob
-import json
 import os
-import re
 import time
 from collections import Counter
 
-from tdtest import (NCPUS, SANITIZED, BPFTOOL, TICK_NS, Sampler, SkipTest, Tdtop, Workload,
-                    assert_close, assert_conservation, require_root, run, schedstat_ns, steal_ns,
-                    sum_rows)
+from tdtest import (NCPUS, SANITIZED, TICK_NS, Sampler, SkipTest, Tdtop, Workload, assert_close,
+                    assert_conservation, require_root, rows_of, rss_kib, steal_ns, sum_rows,
+                    task_map)
 
 MS = 1000000
 EVS = ("cpu-clock", "context-switches")
@@ -30,14 +28,6 @@ def _task_ns(pid, tid):
         return _read_int(f"/proc/{pid}/task/{tid}/schedstat")
     except OSError:
         return None
-
-
-def _rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError(f"no VmRSS for {pid}")
 
 
 def _require_tasks(n):
@@ -87,20 +77,15 @@ def test_ten_thousand_threads():
         with Tdtop("-H", "-e", ",".join(EVS), "-d", delay) as td:
             held_up = Sampler(lambda: _held_up_ns(td.proc.pid))
             td.wait_intervals(1)
-            start = schedstat_ns(wl.pid)
-            t0 = time.monotonic()
-            wl.go()
-            wl.done(timeout=90)
-            took = time.monotonic() - t0
+            wl.run(timeout=90)
+            took = wl.done_time - wl.go_time
             tids = {int(t) for t in os.listdir(f"/proc/{wl.pid}/task")}
-            truth = schedstat_ns(wl.pid) - start
-            td.wait_intervals(len(td.intervals()) + 2, timeout=15)
+            td.wait_more(2, timeout=15)
             held_up.stop()
-            assert td.stop() == 0, td.stderr()
-            ivs = td.intervals()
+            ivs = td.finish()
         wl.finish(timeout=30)
     assert len(tids) == n + 1, f"{len(tids)} tasks in /proc/{wl.pid}/task"
-    rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+    rows = rows_of(ivs, wl.pid, kind=None)
     shown = {r["tid"] for r in rows}
     missing = tids - shown
     assert not missing, f"{len(missing)} of {len(tids)} threads never had a row: " \
@@ -108,7 +93,7 @@ def test_ten_thousand_threads():
     assert_conservation(ivs, EVS)
     _on_time(ivs, delay, "10,000 threads", held_up)
     assert all(iv["dropped"] == 0 for iv, _ in ivs), "drops with room for 32768 tasks"
-    assert_close("10,000 threads' cpu_ns vs schedstat", sum_rows(rows), truth, rel=0.03,
+    assert_close("10,000 threads' cpu_ns vs schedstat", sum_rows(rows), wl.sched_ns, rel=0.03,
                  slack=20 * MS + wl.stolen_ns)
     most = max(len(rs) for _, rs in ivs)
     self_pct = max(iv["self"]["cpu_pct"] for iv, _ in ivs if iv["self"].get("cpu_pct"))
@@ -118,33 +103,9 @@ def test_ten_thousand_threads():
           f"{self_pct:.1f}% CPU")
 
 
-def _task_map(td_pid):
-    """tdtop's kernel task table: [(key, value)] as bpftool formats them."""
-    out = []
-    for path in glob.glob(f"/proc/{td_pid}/fdinfo/*"):
-        try:
-            with open(path) as f:
-                m = re.search(r"map_id:\s+(\d+)", f.read())
-        except OSError:
-            continue
-        if not m:
-            continue
-        res = run([BPFTOOL, "-j", "map", "dump", "id", m.group(1)], timeout=30)
-        try:
-            entries = json.loads(res.stdout or b"[]")
-        except ValueError:
-            continue
-        for e in entries if isinstance(entries, list) else []:
-            f = e.get("formatted", e) if isinstance(e, dict) else {}
-            key, val = f.get("key"), f.get("value")
-            if isinstance(key, dict) and isinstance(val, dict) and "start_ns" in key:
-                out.append((key, val))
-    return out
-
-
 def _kernel_entries(td_pid, tids):
     """tdtop's kernel task-map entries of *tids*: {tid: exited flag}."""
-    return {k["tid"]: v.get("exited") for k, v in _task_map(td_pid) if k["tid"] in tids}
+    return {k["tid"]: v.get("exited") for k, v in task_map(td_pid) if k["tid"] in tids}
 
 
 def _live_tids():
@@ -155,10 +116,10 @@ def _live_tids():
 def _stale_entries(td_pid):
     """Entries of tasks that are gone yet not marked exited, in two reads
     0.5 s apart (a task freed between them is marked by then)."""
-    first = {(k["tid"], k["start_ns"]) for k, v in _task_map(td_pid) if not v.get("exited")}
+    first = {(k["tid"], k["start_ns"]) for k, v in task_map(td_pid) if not v.get("exited")}
     time.sleep(0.5)
     alive = _live_tids()
-    second = [(k, v) for k, v in _task_map(td_pid) if not v.get("exited")]
+    second = [(k, v) for k, v in task_map(td_pid) if not v.get("exited")]
     alive |= _live_tids()
     return [(k["tid"], v.get("comm")) for k, v in second
             if (k["tid"], k["start_ns"]) in first and k["tid"] not in alive]
@@ -193,7 +154,7 @@ def test_fork_storm():
             # some 30 s, longer while others load the machine
             wl.done(timeout=180)
             took = wl.done_time - wl.go_time
-            td.wait_intervals(len(td.intervals()) + 2, timeout=15)
+            td.wait_more(2, timeout=15)
             children = Counter(wl.report["child_pids"])
             exits = Counter(r["pid"] for _, rs in td.intervals() for r in rs
                             if r["type"] == "process" and r.get("exited") is True
@@ -202,8 +163,7 @@ def test_fork_storm():
             short = {p: (c, exits[p]) for p, c in children.items() if exits[p] < c}
             left = _kernel_entries(td.proc.pid, set(short)) if short else {}
             held_up.stop()
-            assert td.stop() == 0, td.stderr()
-            ivs = td.intervals()
+            ivs = td.finish()
         wl.finish()
     print(f"    forks: {rate:.0f}/s alone, {n / took:.0f}/s with tdtop running "
           f"({n} processes in {took:.1f} s; target 20000/s); "
@@ -234,10 +194,9 @@ def test_full_task_map_1000_threads():
                 Tdtop("-e", "cpu-clock", "-d", delay, "--max-tasks", 16, fmt="text") as text:
             td.wait_intervals(1)
             text.wait_lines(lambda lines: lines, 10)
-            wl.go()
-            wl.done(timeout=60)
+            wl.run(timeout=60)
             truth = {t: _task_ns(wl.pid, t) for t in os.listdir(f"/proc/{wl.pid}/task")}
-            td.wait_intervals(len(td.intervals()) + 2)
+            td.wait_more(2)
             stolen = wl.stolen_ns
             assert td.stop() == 0 and text.stop() == 0, (td.stderr(), text.stderr())
             ivs = td.intervals()
@@ -294,12 +253,11 @@ def test_soak_rss_flat():
             rounds += 1
             age = time.monotonic() - t0
             if age >= 10 and (not samples or age - samples[-1][0] >= 5):
-                samples.append((age, _rss_kib(td.proc.pid)))
+                samples.append((age, rss_kib(td.proc.pid)))
             assert td.proc.poll() is None, td.stderr()
         stale = _stale_entries(td.proc.pid)
         held_up.stop()
-        assert td.stop() == 0, td.stderr()
-        ivs = td.intervals()
+        ivs = td.finish()
     evs = ("cpu-clock", "context-switches", "page-faults")
     assert_conservation(ivs, evs)
     _on_time(ivs, delay, "soak", held_up)

@@ -14,8 +14,8 @@ import subprocess
 import termios
 import time
 
-from tdtest import (TDTOP, LineReader, Tdtop, Workload, group_intervals, observe,
-                    parse_json_lines, require_root)
+from tdtest import (TDTOP, LineReader, Tdtop, Workload, group_intervals, observe, parse_json_lines,
+                    require_root)
 
 # 10 bytes, under the 15 a comm can hold
 WEIRD = b'q"b\\s\nn\x01\xff\xfe,'
@@ -97,8 +97,7 @@ def test_csv_columns_and_weird_comm():
         wl.ready()
         with Tdtop("-e", ",".join(EVENTS), "-d", "0.3", fmt="csv") as td:
             td.wait_lines(lambda lines: len(lines) >= 2)
-            wl.go()
-            wl.done()
+            wl.run()
             wl.finish()
             td.wait_lines(lambda lines: _exit_seen(lines, wl.pid))
             assert td.stop() == 0, td.stderr()
@@ -177,8 +176,7 @@ def test_stop_signal_while_output_blocks_loses_nothing():
         try:
             # attached once the baseline interval is out (EOF if it failed)
             _read_stdout(proc, out, lambda data: b"\n" in data, 20)
-            wl.go()
-            wl.done()
+            wl.run()
             # the threads' interval is some 250 KiB: the 64 KiB pipe fills
             _wait_blocked_writing(proc, 20)
             for _ in range(5):

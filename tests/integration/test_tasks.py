@@ -3,8 +3,8 @@
 reported (with their exit), more threads run in an interval than the change
 lists hold, and a full task map loses no time, it only moves it to the
 "lost" bucket."""
-from tdtest import (NCPUS, Workload, assert_close, assert_conservation, observe,
-                    require_root, sum_rows)
+from tdtest import (NCPUS, Workload, assert_close, assert_conservation, observe, require_root,
+                    rows_of, sum_rows)
 
 MS = 1000000
 SPAWN = 1500
@@ -62,7 +62,7 @@ def test_more_threads_than_the_change_lists_hold():
     evs = ("cpu-clock", "context-switches")
     with Workload("threads", n, 1200) as wl:
         ivs = observe(wl, "-H", "-e", ",".join(evs), "-d", "0.4", "--max-tasks", "16384")
-        rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+        rows = rows_of(ivs, wl.pid, kind=None)
         busiest = max(len({r["tid"] for r in rs if r["pid"] == wl.pid}) for _, rs in ivs)
         assert busiest > CHANGE_LIST_LEN * NCPUS, \
             f"at most {busiest} threads ran in one interval: no change list overflowed"

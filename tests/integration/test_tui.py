@@ -6,82 +6,14 @@ every way out (q, SIGTERM) gives back a sane terminal at once."""
 import os
 import re
 import shlex
-import shutil
-import subprocess
-import tempfile
 import time
 
-from tdtest import TDTOP, SkipTest, Workload, children, require_root
+from tdfixtures import PROMPT_SHOWN, Cgroups, Pane, assert_sane_terminal
+from tdtest import TDTOP, Workload, children, require_root
 
-TMUX = shutil.which("tmux")
-PROMPT = "tui-test$ "
-PROMPT_SHOWN = PROMPT.rstrip()   # capture-pane drops trailing blanks
 BURN_NAME = "tduiburn"
 # how long the view may take to answer a key on a loaded machine
 KEY_S = 10
-
-
-class Pane:
-    """A shell in a detached tmux session on a private server."""
-
-    def __init__(self, width=120, height=40, env=None):
-        require_root()
-        if not TMUX:
-            raise SkipTest("needs tmux")
-        self.socket = f"tdtop-test-{os.getpid()}-{time.monotonic_ns()}"
-        self.name = "tui"
-        shell_env = ["env", f"PS1={PROMPT}"] + [f"{k}={v}" for k, v in (env or {}).items()]
-        self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-                   *shell_env, "bash", "--norc", "--noprofile")
-        try:
-            self.wait_for(lambda s: any(line.startswith(PROMPT_SHOWN) for line in s), 10,
-                          "shell prompt")
-        except BaseException:
-            self.__exit__()
-            raise
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
-
-    def _tmux(self, *args):
-        res = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, timeout=10)
-        assert res.returncode == 0, f"tmux {' '.join(args)}: {res.stderr!r}"
-        return res.stdout.decode("utf-8", "replace")
-
-    def keys(self, *keys):
-        """tmux key names (Enter, Up, NPage) or single characters."""
-        self._tmux("send-keys", "-t", self.name, *keys)
-
-    def text(self, s):
-        self._tmux("send-keys", "-t", self.name, "-l", s)
-
-    def line(self, s):
-        self.text(s)
-        self.keys("Enter")
-
-    def screen(self, escapes=False):
-        args = ["capture-pane", "-p", "-t", self.name] + (["-e"] if escapes else [])
-        return self._tmux(*args).split("\n")
-
-    def resize(self, width, height):
-        self._tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
-
-    def shell_pid(self):
-        return int(self._tmux("display-message", "-p", "-t", self.name, "#{pane_pid}"))
-
-    def wait_for(self, pred, timeout, what):
-        deadline = time.monotonic() + timeout
-        while True:
-            s = self.screen()
-            got = pred(s)
-            if got:
-                return got
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {what} within {timeout}s; screen:\n" + "\n".join(s))
-            time.sleep(0.05)
 
 
 class Table:
@@ -153,16 +85,6 @@ def tdtop_pid(pane):
             if os.path.realpath(f"/proc/{p}/exe") == os.path.realpath(TDTOP)]
     assert len(kids) == 1, f"tdtop processes under the shell: {kids}"
     return kids[0]
-
-
-def assert_sane_terminal(pane):
-    """The shell is back and the tty is in its normal (cooked, echoing) mode."""
-    with tempfile.NamedTemporaryFile("r", suffix=".stty") as f:
-        pane.line(f"stty -a > {f.name}; echo STTY-DONE")
-        pane.wait_for(lambda s: any(line.startswith("STTY-DONE") for line in s), KEY_S, "stty")
-        flags = f.read().replace(";", " ").split()
-    for flag in ("icanon", "echo", "isig", "icrnl", "opost"):
-        assert flag in flags and f"-{flag}" not in flags, f"{flag} not restored: {flags}"
 
 
 def test_tui_screen_sort_filters_help():
@@ -312,56 +234,6 @@ def test_tui_no_color():
 
 # ---- the cgroup view ----
 
-def cgroup2_mount():
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            left, _, right = line.partition(" - ")
-            if right.split()[:1] == ["cgroup2"]:
-                return left.split()[4]
-    raise SkipTest("no cgroup v2 mount")
-
-
-class TestCgroup:
-    """tdtui-PID/burn under the cgroup v2 mount; on exit its processes go
-    back to the root cgroup and both directories are removed."""
-
-    def __init__(self):
-        require_root()
-        self.mount = cgroup2_mount()
-        self.top = f"tdtui-{os.getpid()}"
-        os.makedirs(os.path.join(self.mount, self.top, "burn"))
-
-    def rel(self, child=""):
-        """The path tdtop shows: below the cgroup root."""
-        return "/" + self.top + ("/" + child if child else "")
-
-    def move(self, pid, child="burn"):
-        with open(os.path.join(self.mount, self.top, child, "cgroup.procs"), "w") as f:
-            f.write(str(pid))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        for d in (os.path.join(self.mount, self.top, "burn"), os.path.join(self.mount, self.top)):
-            for _ in range(50):
-                try:
-                    with open(os.path.join(d, "cgroup.procs")) as f:
-                        pids = f.read().split()
-                    for pid in pids:
-                        try:
-                            with open(os.path.join(self.mount, "cgroup.procs"), "w") as f:
-                                f.write(pid)
-                        except OSError:
-                            pass    # exited meanwhile
-                    os.rmdir(d)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.1)     # a task still leaving
-
-
 class CgTable:
     """The column titles and rows of the cgroup view."""
 
@@ -403,10 +275,10 @@ def test_tui_cgroup_view():
     one CPU, under its parent in the name order; the path filter, Enter for
     its processes, Esc back, t for threads."""
     require_root()
-    with TestCgroup() as cg, Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
+    with Cgroups("burn") as cg, Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
             Pane() as pane:
         wl.ready()
-        cg.move(wl.pid)
+        cg.move(wl.pid, "burn")
         burn = cg.rel("burn")
         cmd = " ".join(shlex.quote(a) for a in [TDTOP, "--by", "cgroup", "-d", "0.5"])
         pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
