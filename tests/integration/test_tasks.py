@@ -3,8 +3,8 @@
 reported (with their exit), more threads run in an interval than the change
 lists hold, and a full task map loses no time, it only moves it to the
 "lost" bucket."""
-from tdtest import (NCPUS, Workload, assert_close, assert_conservation, observe, require_root,
-                    rows_of, sum_rows)
+from tdtest import (FREE_S, NCPUS, Workload, assert_close, assert_conservation, observe,
+                    require_root, rows_of, sum_rows)
 
 MS = 1000000
 SPAWN = 1500
@@ -36,7 +36,7 @@ def test_short_lived_processes_all_reported():
             for r in rs:
                 if r["type"] == "process" and r["pid"] in children and r.get("exited"):
                     # all children were reaped before the workload reported
-                    assert iv["ts"] - iv["interval_s"] <= wl.done_time + 0.1, \
+                    assert iv["ts"] - iv["interval_s"] <= wl.done_time + FREE_S, \
                         f"child {r['pid']}'s exit reported in a later interval"
                 if r["type"] == "process" and r["pid"] in children:
                     assert r["pid"] not in last or not last[r["pid"]][1], \
