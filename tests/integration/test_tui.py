@@ -6,97 +6,14 @@ every way out (q, SIGTERM) gives back a sane terminal at once."""
 import os
 import re
 import shlex
-import shutil
-import subprocess
-import tempfile
 import time
 
-from tdtest import TDTOP, SkipTest, Workload, require_root
+from tdfixtures import PROMPT_SHOWN, Cgroups, Pane, assert_sane_terminal
+from tdtest import TDTOP, Workload, children, require_root
 
-TMUX = shutil.which("tmux")
-PROMPT = "tui-test$ "
-PROMPT_SHOWN = PROMPT.rstrip()   # capture-pane drops trailing blanks
 BURN_NAME = "tduiburn"
-
-
-class Pane:
-    """A shell in a detached tmux session on a private server."""
-
-    def __init__(self, width=120, height=40, env=None):
-        require_root()
-        if not TMUX:
-            raise SkipTest("needs tmux")
-        self.socket = f"tdtop-test-{os.getpid()}-{time.monotonic_ns()}"
-        self.name = "tui"
-        shell_env = ["env", f"PS1={PROMPT}"] + [f"{k}={v}" for k, v in (env or {}).items()]
-        self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-                   *shell_env, "bash", "--norc", "--noprofile")
-        try:
-            self.wait_for(lambda s: any(line.startswith(PROMPT_SHOWN) for line in s), 10,
-                          "shell prompt")
-        except BaseException:
-            self.__exit__()
-            raise
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
-
-    def _tmux(self, *args):
-        res = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, timeout=10)
-        assert res.returncode == 0, f"tmux {' '.join(args)}: {res.stderr!r}"
-        return res.stdout.decode("utf-8", "replace")
-
-    def keys(self, *keys):
-        """tmux key names (Enter, Up, NPage) or single characters."""
-        self._tmux("send-keys", "-t", self.name, *keys)
-
-    def text(self, s):
-        self._tmux("send-keys", "-t", self.name, "-l", s)
-
-    def line(self, s):
-        self.text(s)
-        self.keys("Enter")
-
-    def screen(self, escapes=False):
-        args = ["capture-pane", "-p", "-t", self.name] + (["-e"] if escapes else [])
-        return self._tmux(*args).split("\n")
-
-    def resize(self, width, height):
-        self._tmux("resize-window", "-t", self.name, "-x", str(width), "-y", str(height))
-
-    def shell_pid(self):
-        return int(self._tmux("display-message", "-p", "-t", self.name, "#{pane_pid}"))
-
-    def wait_for(self, pred, timeout, what):
-        deadline = time.monotonic() + timeout
-        while True:
-            s = self.screen()
-            got = pred(s)
-            if got:
-                return got
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {what} within {timeout}s; screen:\n" + "\n".join(s))
-            time.sleep(0.05)
-
-
-def children(pid):
-    """PIDs whose parent is pid."""
-    out = []
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # the comm field may hold spaces and parentheses: split after the last ')'
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            out.append(int(d))
-    return out
+# how long the view may take to answer a key on a loaded machine
+KEY_S = 10
 
 
 class Table:
@@ -136,8 +53,29 @@ def status_line(screen, text):
     return any(text in line for line in screen)
 
 
-def start(pane, *args):
-    cmd = " ".join(shlex.quote(a) for a in [TDTOP, "-d", "0.5", *args])
+def sort_key(screen):
+    """The sort key the status line names, or None."""
+    for line in screen:
+        m = re.search(r"\bsort (\S+)(?: |$)", line)
+        if m:
+            return m.group(1)
+    return None
+
+
+def sort_by(pane, key):
+    """Presses < until the status line says sort *key*, waiting for the
+    redraw after each press (a press too many would walk past it)."""
+    for _ in range(50):
+        now = pane.wait_for(sort_key, KEY_S, "the sort key")
+        if now == key:
+            return
+        pane.keys("<")
+        pane.wait_for(lambda s: sort_key(s) not in (None, now), KEY_S, f"a sort key after {now}")
+    raise AssertionError(f"no sort key {key!r} after 50 presses of <")
+
+
+def start(pane, *args, delay="0.5"):
+    cmd = " ".join(shlex.quote(a) for a in [TDTOP, "-d", delay, *args])
     pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
     return pane.wait_for(table_ready, 15, "table")
 
@@ -147,16 +85,6 @@ def tdtop_pid(pane):
             if os.path.realpath(f"/proc/{p}/exe") == os.path.realpath(TDTOP)]
     assert len(kids) == 1, f"tdtop processes under the shell: {kids}"
     return kids[0]
-
-
-def assert_sane_terminal(pane):
-    """The shell is back and the tty is in its normal (cooked, echoing) mode."""
-    with tempfile.NamedTemporaryFile("r", suffix=".stty") as f:
-        pane.line(f"stty -a > {f.name}; echo STTY-DONE")
-        pane.wait_for(lambda s: any(line.startswith("STTY-DONE") for line in s), 5, "stty")
-        flags = f.read().replace(";", " ").split()
-    for flag in ("icanon", "echo", "isig", "icrnl", "opost"):
-        assert flag in flags and f"-{flag}" not in flags, f"{flag} not restored: {flags}"
 
 
 def test_tui_screen_sort_filters_help():
@@ -173,17 +101,13 @@ def test_tui_screen_sort_filters_help():
         assert BURN_NAME in t.comms()[t.pids().index(wl.pid)]
 
         # by CPU: descending; a spinning process is near the top
-        t = pane.wait_for(table_ready, 5, "table")
+        t = pane.wait_for(table_ready, KEY_S, "table")
         cpu = t.cpu()
         assert cpu == sorted(cpu, reverse=True), f"not by CPU: {cpu}"
         assert wl.pid in t.pids()[:5], f"burner {wl.pid} not on top: {t.rows[:5]}"
 
         # < walks back through the sort keys to pid: ascending PIDs
-        for _ in range(20):
-            if status_line(pane.screen(), "sort pid "):
-                break
-            pane.keys("<")
-            time.sleep(0.2)
+        sort_by(pane, "pid")
         t = pane.wait_for(lambda s: status_line(s, "sort pid ") and table_ready(s), 5,
                           "sort by pid")
         pids = t.pids()
@@ -191,7 +115,7 @@ def test_tui_screen_sort_filters_help():
 
         # a PID filter leaves that process only
         pane.keys("p")
-        pane.wait_for(lambda s: status_line(s, "Show PIDs"), 5, "PID prompt")
+        pane.wait_for(lambda s: status_line(s, "Show PIDs"), KEY_S, "PID prompt")
         pane.text(str(wl.pid))
         pane.keys("Enter")
         t = pane.wait_for(lambda s: status_line(s, f"pid {wl.pid}") and table_ready(s), 5,
@@ -201,7 +125,7 @@ def test_tui_screen_sort_filters_help():
         pane.keys("p")
         pane.text("12x")
         pane.keys("Enter")
-        pane.wait_for(lambda s: status_line(s, "invalid PID '12x'"), 5, "PID error")
+        pane.wait_for(lambda s: status_line(s, "invalid PID '12x'"), KEY_S, "PID error")
         assert Table(pane.screen()).pids() == [wl.pid]
         pane.keys("p", "Enter")
         t = pane.wait_for(lambda s: (x := Table(s)).rows and len(x.rows) > 1 and x, 5,
@@ -218,13 +142,13 @@ def test_tui_screen_sort_filters_help():
         pane.keys("/")
         pane.text("no-such-command")
         pane.keys("Enter")
-        pane.wait_for(lambda s: status_line(s, "no task matches the filter"), 5, "empty table")
+        pane.wait_for(lambda s: status_line(s, "no task matches the filter"), KEY_S, "empty table")
         pane.keys("/", "Enter")
-        pane.wait_for(lambda s: (x := Table(s)).rows and len(x.rows) > 1, 5, "all rows again")
+        pane.wait_for(lambda s: (x := Table(s)).rows and len(x.rows) > 1, KEY_S, "all rows again")
 
         # help opens over the table and any key closes it
         pane.keys("h")
-        pane.wait_for(lambda s: status_line(s, "Press any key to return"), 5, "help")
+        pane.wait_for(lambda s: status_line(s, "Press any key to return"), KEY_S, "help")
         assert Table(pane.screen()).header is None
         pane.keys("x")
         pane.wait_for(lambda s: table_ready(s) and not status_line(s, "Press any key"), 5,
@@ -232,11 +156,11 @@ def test_tui_screen_sort_filters_help():
 
         # Enter shows the selected process; Esc comes back
         pane.keys("Home", "Enter")
-        pane.wait_for(lambda s: status_line(s, "Esc, Enter or q: back"), 5, "detail view")
+        pane.wait_for(lambda s: status_line(s, "Esc, Enter or q: back"), KEY_S, "detail view")
         pane.keys("Escape")
-        pane.wait_for(table_ready, 5, "table after the detail view")
+        pane.wait_for(table_ready, KEY_S, "table after the detail view")
         pane.keys("q")
-        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
 
 
 def test_tui_resize_redraws():
@@ -249,7 +173,7 @@ def test_tui_resize_redraws():
             t = Table(s)
             return t.header and len(s) <= 25 and t.header != wide.header and t
 
-        t = pane.wait_for(narrow, 5, "redraw at 80x24")
+        t = pane.wait_for(narrow, KEY_S, "redraw at 80x24")
         titles = t.header.split()
         # whole columns dropped from the right, not a clipped line
         assert set(titles) <= set(wide.header.split()), (wide.header, t.header)
@@ -260,19 +184,22 @@ def test_tui_resize_redraws():
         pane.wait_for(lambda s: (x := Table(s)).header and x.header.split() == wide.header.split(),
                       5, "redraw at 120x40")
         pane.keys("q")
-        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
 
 
 def test_tui_quit_restores_terminal():
+    """q ends tdtop at once, not at the end of the interval: with 3 s
+    intervals and q pressed as the first one is drawn, a tdtop that
+    waited would take some 3 s; 2 s leave room for a loaded machine."""
     require_root()
     with Pane() as pane:
-        start(pane)
+        start(pane, delay="3")
         pid = tdtop_pid(pane)
         t0 = time.monotonic()
         pane.keys("q")
-        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit after q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit after q")
         took = time.monotonic() - t0
-        assert took < 1.0, f"q took {took:.2f}s"
+        assert took < 2.0, f"q took {took:.2f}s"
         assert not os.path.exists(f"/proc/{pid}"), f"tdtop {pid} still there"
         screen = pane.screen()
         assert any(line.startswith(PROMPT_SHOWN) for line in screen), "\n".join(screen)
@@ -285,7 +212,7 @@ def test_tui_sigterm_restores_terminal():
         start(pane)
         pid = tdtop_pid(pane)
         os.kill(pid, 15)
-        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit after SIGTERM")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit after SIGTERM")
         assert_sane_terminal(pane)
 
 
@@ -302,60 +229,10 @@ def test_tui_no_color():
             raw = "\n".join(pane.screen(escapes=True))
             assert bool(COLOUR.search(raw)) == want, f"NO_COLOR={no_color}: {raw[:2000]!r}"
             pane.keys("q")
-            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
 
 
 # ---- the cgroup view ----
-
-def cgroup2_mount():
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            left, _, right = line.partition(" - ")
-            if right.split()[:1] == ["cgroup2"]:
-                return left.split()[4]
-    raise SkipTest("no cgroup v2 mount")
-
-
-class TestCgroup:
-    """tdtui-PID/burn under the cgroup v2 mount; on exit its processes go
-    back to the root cgroup and both directories are removed."""
-
-    def __init__(self):
-        require_root()
-        self.mount = cgroup2_mount()
-        self.top = f"tdtui-{os.getpid()}"
-        os.makedirs(os.path.join(self.mount, self.top, "burn"))
-
-    def rel(self, child=""):
-        """The path tdtop shows: below the cgroup root."""
-        return "/" + self.top + ("/" + child if child else "")
-
-    def move(self, pid, child="burn"):
-        with open(os.path.join(self.mount, self.top, child, "cgroup.procs"), "w") as f:
-            f.write(str(pid))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        for d in (os.path.join(self.mount, self.top, "burn"), os.path.join(self.mount, self.top)):
-            for _ in range(50):
-                try:
-                    with open(os.path.join(d, "cgroup.procs")) as f:
-                        pids = f.read().split()
-                    for pid in pids:
-                        try:
-                            with open(os.path.join(self.mount, "cgroup.procs"), "w") as f:
-                                f.write(pid)
-                        except OSError:
-                            pass    # exited meanwhile
-                    os.rmdir(d)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.1)     # a task still leaving
-
 
 class CgTable:
     """The column titles and rows of the cgroup view."""
@@ -398,28 +275,24 @@ def test_tui_cgroup_view():
     one CPU, under its parent in the name order; the path filter, Enter for
     its processes, Esc back, t for threads."""
     require_root()
-    with TestCgroup() as cg, Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
+    with Cgroups("burn") as cg, Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
             Pane() as pane:
         wl.ready()
-        cg.move(wl.pid)
+        cg.move(wl.pid, "burn")
         burn = cg.rel("burn")
         cmd = " ".join(shlex.quote(a) for a in [TDTOP, "--by", "cgroup", "-d", "0.5"])
         pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
         pane.wait_for(cg_table(), 15, "cgroup table")
         assert status_line(pane.screen(), "sort cpu  cgroups"), "\n".join(pane.screen())
-        # a spinning task is about one CPU; others may share the machine for a while
-        t = pane.wait_for(cg_table(lambda t: (r := t.row(burn)) and 70 <= r[2] <= 105), 20,
-                          f"{burn} at about 100% CPU")
+        # a spinning task is up to one CPU, less while other work shares the machine
+        t = pane.wait_for(cg_table(lambda t: (r := t.row(burn)) and 30 <= r[2] <= 105), 30,
+                          f"{burn} at up to 100% CPU")
         assert t.row(cg.rel())[2] >= t.row(burn)[2] - 0.1, t.rows    # the parent sums it
 
         # by name the tree shows: the child right after its parent, indented
-        for _ in range(20):
-            if status_line(pane.screen(), "sort name "):
-                break
-            pane.keys("<")
-            time.sleep(0.2)
+        sort_by(pane, "name")
         t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "sort name ")
-                                   and t.row(burn)), 5, "sort by name")
+                                   and t.row(burn)), KEY_S, "sort by name")
         top, child = t.row(cg.rel()), t.row(burn)
         assert top and child[0] == top[0] + 1 and child[1] == top[1] + 2, t.rows
 
@@ -429,7 +302,7 @@ def test_tui_cgroup_view():
                       "path prompt")
         pane.text(burn)
         pane.keys("Enter")
-        t = pane.wait_for(cg_table(lambda t: len(t.rows) == 1), 5, "path filter")
+        t = pane.wait_for(cg_table(lambda t: len(t.rows) == 1), KEY_S, "path filter")
         assert [n.strip() for n in t.names()] == [burn], t.rows
 
         # Enter: the processes in the cgroup; Esc: the cgroups again
@@ -447,15 +320,15 @@ def test_tui_cgroup_view():
         # t: threads of every cgroup; the command filter finds the workload's
         pane.keys("t")
         pane.wait_for(lambda s: (x := Table(s)).header and "TID" in x.header.split() and
-                      len(x.rows) > 1, 5, "threads")
+                      len(x.rows) > 1, KEY_S, "threads")
         pane.keys("/")
         pane.text(BURN_NAME)
         pane.keys("Enter")
         t = pane.wait_for(lambda s: status_line(s, f"threads  comm '{BURN_NAME}'")
-                          and table_ready(s), 5, "threads filtered")
+                          and table_ready(s), KEY_S, "threads filtered")
         assert wl.pid in t.pids() and "TID" in t.header.split(), t.rows
         pane.keys("q")
-        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
 
 
 def test_tui_cgroup_key_needs_cgroup_mode():
@@ -466,7 +339,7 @@ def test_tui_cgroup_key_needs_cgroup_mode():
         start(pane)
         pane.keys("c")
         pane.wait_for(lambda s: status_line(
-            s, "start tdtop with --by cgroup or -c PATH for the cgroup view"), 5, "message")
+            s, "start tdtop with --by cgroup or -c PATH for the cgroup view"), KEY_S, "message")
         assert table_ready(pane.screen()), "\n".join(pane.screen())
         pane.keys("q")
-        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
