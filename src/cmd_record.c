@@ -106,6 +106,11 @@ static int record__each(struct session *s, void *arg, char *err, size_t errlen)
 	r->rows += s->sample.nr;
 	r->intervals++;
 	record__progress(r);
+	/* the line ends before anything else is said */
+	if (r->progress && s->last) {
+		fputc('\n', stderr);
+		r->progress = false;
+	}
 	return duration_s > 0 && (mono_ns() - r->start_ns) / 1e9 >= duration_s - 1e-3;
 }
 

@@ -383,22 +383,24 @@ void session__drop_gone_cgroups(struct session *s)
 }
 
 /*
- * Every -p process has exited, as of an interval ago: the charges of its
- * last moments are in by now, the run is over.
+ * Every -p process had exited an interval ago: the charges of its last
+ * moments are in, this interval is the last.
  */
 static bool targets_done(struct session *s)
 {
-	if (!targets__all_gone(&s->targets))
-		return false;
-	if (!s->targets_gone) {
-		s->targets_gone = true;
-		return false;
-	}
-	if (s->targets.nr == 1)
-		fprintf(stderr, "tdtop: process %d has exited\n", s->targets.t[0].pid);
+	bool gone = targets__all_gone(&s->targets);
+	bool done = gone && s->targets_gone;
+
+	s->targets_gone = gone;
+	return done;
+}
+
+static void print_targets_end(const struct targets *t)
+{
+	if (t->nr == 1)
+		fprintf(stderr, "tdtop: process %d has exited\n", t->t[0].pid);
 	else
-		fprintf(stderr, "tdtop: all %zu processes of -p have exited\n", s->targets.nr);
-	return true;
+		fprintf(stderr, "tdtop: all %zu processes of -p have exited\n", t->nr);
 }
 
 int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,
@@ -417,9 +419,12 @@ int session__run(struct session *s, const struct options *o, session_each_fn eac
 		ret = live__next(&s->live, &s->sample, err, errlen);
 		if (!ret) {
 			targets__refresh(&s->targets);
+			s->last = targets_done(s);
 			ret = each(s, arg, err, errlen);
 		}
-		if (ret || (o->iterations && ++done >= o->iterations) || targets_done(s))
+		if (!ret && s->last)
+			print_targets_end(&s->targets);
+		if (ret || (o->iterations && ++done >= o->iterations) || s->last)
 			break;
 	}
 	return ret < 0 ? EXIT_RUNTIME : EXIT_OK;

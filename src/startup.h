@@ -46,6 +46,7 @@ struct session {
 	struct view view;		/* rows as the command line asks */
 	struct targets targets;		/* the -p processes; the view's absent rows */
 	bool targets_gone;		/* every one had exited at the last interval */
+	bool last;			/* session__run(): this interval ends the run (-p) */
 	char sort_note[160];		/* the screen's word on a -s without values, or "" */
 };
 
