@@ -5,6 +5,7 @@
  * curses calls here.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -693,41 +694,35 @@ void tui_bar(char *buf, int width, const struct td_result *td)
 			buf[pos++] = bar_letters[i];
 }
 
-int tui_cgroup_path_cmp(const char *a, const char *b)
+void tui_line__init(struct tui_line *l, int width)
 {
-	/* '/' before any other byte: "/a/b" right after "/a", before "/a-b" */
-	for (;; a++, b++) {
-		unsigned int x = (unsigned char)*a, y = (unsigned char)*b;
-
-		if (x == y && x)
-			continue;
-		x = x == '/' ? 1 : x ? x + 1 : 0;
-		y = y == '/' ? 1 : y ? y + 1 : 0;
-		return (x > y) - (x < y);
-	}
+	l->text[0] = '\0';
+	l->len = 0;
+	l->width = width < TUI_LINE_LEN ? width : TUI_LINE_LEN - 1;
 }
 
-static int tree_cmp(const void *a, const void *b)
+int tui_line__add(struct tui_line *l, const char *sep, const char *fmt, ...)
 {
-	const struct row *x = a, *y = b;
-	int c = tui_cgroup_path_cmp(x->cgroup ? x->cgroup : "", y->cgroup ? y->cgroup : "");
+	char field[TUI_LINE_LEN];
+	int seplen = l->len ? (int)strlen(sep) : 0, len, at;
+	va_list ap;
 
-	return c ? c : (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
+	va_start(ap, fmt);
+	len = vsnprintf(field, sizeof(field), fmt, ap);
+	va_end(ap);
+	if (len < 0 || l->len + seplen + len > l->width)
+		return -1;
+	at = l->len + seplen;
+	snprintf(l->text + l->len, sizeof(l->text) - l->len, "%s%s", l->len ? sep : "", field);
+	l->len = at + len;
+	return at;
 }
 
-size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top)
-{
-	size_t kept = 0;
+/* Below these the table needs every line and the bar would hold two keys. */
+#define KEYBAR_MIN_LINES 10
+#define KEYBAR_MIN_COLS 40
 
-	for (size_t i = 0; i < nr; i++) {
-		if (!filter || !filter[0] || (rows[i].cgroup && strstr(rows[i].cgroup, filter)))
-			rows[kept++] = rows[i];
-		else
-			free(rows[i].cgroup);
-	}
-	if (tree && kept)
-		qsort(rows, kept, sizeof(*rows), tree_cmp);
-	while (top && kept > top)
-		free(rows[--kept].cgroup);
-	return kept;
+bool tui_keybar_shown(int lines, int cols)
+{
+	return lines >= KEYBAR_MIN_LINES && cols >= KEYBAR_MIN_COLS;
 }

@@ -2,7 +2,7 @@
 /*
  * Layout of the interactive view without a terminal: which columns fit a
  * width, each cell's text, the TopDown stacked bars and the colour a value
- * earns (perf stat's thresholds).
+ * earns (perf stat's thresholds), lines of whole fields.
  */
 #ifndef __TDTOP_TUI_DRAW_H
 #define __TDTOP_TUI_DRAW_H
@@ -186,16 +186,26 @@ const char *tui_pct(char *buf, size_t size, double frac);
 /* USER text: the name cut to *width* with a trailing '+' when longer. */
 void tui_user_fit(char *buf, size_t size, const char *name, int width);
 
-/*
- * Cgroup rows as the cgroup view shows them, in place: only those whose
- * path contains *filter* ("" or NULL: all), in tree order when *tree*
- * (each cgroup right after its parent, siblings by name), and at most
- * *top* (0: all). The paths of the rows left out are freed. Returns how
- * many rows are kept.
- */
-size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top);
+#define TUI_LINE_LEN 512
 
-/* Order of two cgroup paths in the tree: a parent before its children. */
-int tui_cgroup_path_cmp(const char *a, const char *b);
+/* A header line of whole fields: one that does not fit is left out, never cut. */
+struct tui_line {
+	char text[TUI_LINE_LEN];
+	int len;
+	int width;
+};
+
+void tui_line__init(struct tui_line *l, int width);
+
+/*
+ * Append *sep* (unless the line is empty) and the formatted field when
+ * both fit the width. Returns the column the field starts at, or -1 when
+ * it was left out (the line is unchanged; a shorter field may still fit).
+ */
+int tui_line__add(struct tui_line *l, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Room for the bottom key bar: not on tiny terminals. */
+bool tui_keybar_shown(int lines, int cols);
 
 #endif /* __TDTOP_TUI_DRAW_H */

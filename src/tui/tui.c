@@ -19,6 +19,9 @@
 #include "tui/tui.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
+#include "tui/kill.h"
+#include "tui/order.h"
+#include "tui/paint.h"
 #include "tui/screen.h"
 
 /* the first interval after a baseline is short: something shows at once */
@@ -120,6 +123,58 @@ static int build(struct tui *t, const struct view *v, int level, struct interval
 	return 0;
 }
 
+static bool owned(void *arg, const struct row *r)
+{
+	struct tui *t = arg;
+	uid_t uid;
+
+	return tui_users__uid(t->users, r->pid, t->fetched, &uid) && uid == t->st.uid;
+}
+
+/* What the build does not do: the other order, the owner and path filters, the cgroup tree. */
+static int arrange(struct tui *t, struct interval *iv, const struct view *v, size_t top)
+{
+	const struct tui_state *st = &t->st;
+
+	if (st->reverse)
+		tui_rows_reverse(iv->rows, iv->nr_rows, &v->sort);
+	if (v->by == BY_CGROUP) {
+		iv->nr_rows = tui_cgroup_filter(iv->rows, iv->nr_rows, st->cg_filter);
+		if (st->tree && tui_cgroup_tree(iv->rows, iv->nr_rows))
+			return errmsg(t->err, t->errlen, -1, "failed to order the cgroups: out of memory");
+	} else if (st->user_filter) {
+		iv->nr_rows = tui_rows_filter(iv->rows, iv->nr_rows, owned, t);
+	}
+	iv->nr_rows = tui_rows_top(iv->rows, iv->nr_rows, top);
+	return 0;
+}
+
+/* The process tree: each process's threads below it, in the same order. */
+static int add_threads(struct tui *t, struct view v, int level)
+{
+	struct interval th = { 0 };
+	struct row *rows;
+	size_t nr;
+	int ret = -1;
+
+	v.by = BY_THREAD;
+	if (build(t, &v, level, &th))
+		return -1;
+	if (arrange(t, &th, &v, 0))
+		goto out;
+	if (tui_process_tree(t->iv.rows, t->iv.nr_rows, th.rows, th.nr_rows, &rows, &nr)) {
+		errmsg(t->err, t->errlen, -1, "failed to add the threads: out of memory");
+		goto out;
+	}
+	free(t->iv.rows);
+	t->iv.rows = rows;
+	t->iv.nr_rows = nr;
+	ret = 0;
+out:
+	interval__free_rows(&th);
+	return ret;
+}
+
 static void free_detail(struct tui *t)
 {
 	if (!t->have_det)
@@ -151,6 +206,8 @@ static int build_detail(struct tui *t)
 		interval__free_rows(&t->det_proc);
 		return -1;
 	}
+	if (t->st.reverse)
+		tui_rows_reverse(t->det_threads.rows, t->det_threads.nr_rows, &v.sort);
 	t->have_det = true;
 	t->st.detail.nr = t->det_threads.nr_rows;
 	tui_list__clamp(&t->st.detail);
@@ -167,14 +224,13 @@ static int rebuild(struct tui *t)
 		interval__free_rows(&t->iv);
 	t->have_iv = false;
 	tui_state__view(&t->st, &v);
-	if (v.by == BY_CGROUP) {
-		/* the path filter and the tree order come before --top */
-		v.top = 0;
-		if (build(t, &v, t->st.level, &t->iv))
-			return -1;
-		t->iv.nr_rows = tui_cgroup_rows(t->iv.rows, t->iv.nr_rows, t->st.cg_filter,
-						t->st.sort.kind == SORT_COMM, t->st.top);
-	} else if (build(t, &v, t->st.level, &t->iv)) {
+	/* --top after the order and the filters of the view */
+	v.top = 0;
+	if (build(t, &v, t->st.level, &t->iv))
+		return -1;
+	if (arrange(t, &t->iv, &v, t->st.top) ||
+	    (t->st.tree && v.by == BY_PROCESS && add_threads(t, v, t->st.level))) {
+		interval__free_rows(&t->iv);
 		return -1;
 	}
 	t->have_iv = true;
@@ -182,6 +238,51 @@ static int rebuild(struct tui *t)
 	if (t->st.mode == TUI_MODE_DETAIL || t->st.back == TUI_MODE_DETAIL)
 		return build_detail(t);
 	return 0;
+}
+
+/* ---- what keys ask of the loop ---- */
+
+static int user_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct tui_user *)a)->name, ((const struct tui_user *)b)->name);
+}
+
+/* The u menu: the owners of the tasks of the interval shown, by name. */
+static void fill_users(struct tui *t)
+{
+	struct tui_user users[TUI_MAX_USERS];
+	const struct sample *s = t->shown >= 0 ? &t->smp[t->shown] : NULL;
+	size_t nr = 0;
+
+	for (size_t i = 0; s && i < s->nr && nr < TUI_MAX_USERS; i++) {
+		bool seen = false;
+		uid_t uid;
+
+		if (!tui_users__uid(t->users, (int)s->tasks[i].pid, t->fetched, &uid))
+			continue;
+		for (size_t k = 0; k < nr && !seen; k++)
+			seen = users[k].uid == uid;
+		if (seen)
+			continue;
+		users[nr].uid = uid;
+		snprintf(users[nr].name, sizeof(users[nr].name), "%s",
+			 tui_users__name(t->users, uid));
+		nr++;
+	}
+	qsort(users, nr, sizeof(users[0]), user_cmp);
+	tui_state__set_users(&t->st, users, nr);
+}
+
+static void send_signal(struct tui *t)
+{
+	struct tui_state *st = &t->st;
+	char err[TUI_MSG_LEN];
+
+	if (tui_kill(st->kill_pid, st->kill_tid, st->kill_comm, st->kill_sig, err, sizeof(err)))
+		tui_state__msg(st, true, "%s", err);
+	else
+		tui_state__msg(st, false, "%s sent to PID %d", tui_signal_name(st->kill_sig),
+			       st->kill_pid);
 }
 
 static void schedule(struct tui *t, double from, double delay)
@@ -303,6 +404,10 @@ static int apply(struct tui *t, unsigned int act)
 			act |= TUI_REBUILD;
 		}
 	}
+	if (act & TUI_USERS)
+		fill_users(t);
+	if (act & TUI_KILL)
+		send_signal(t);
 	if (act & TUI_REBUILD && rebuild(t))
 		return -1;
 	if (act & TUI_DETAIL && build_detail(t))

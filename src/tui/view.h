@@ -51,6 +51,9 @@ struct tui_opts {
 	long iterations;	/* exit after this many intervals; 0: until q */
 	struct view view;	/* initial grouping, filters, sort, top and cgroup filter;
 				 * pids are copied, the rest is borrowed */
+	bool reverse;		/* sort the other way round */
+	bool tree;		/* processes with their threads, cgroups as a tree */
+	unsigned int hidden;	/* columns turned off: TUI_HIDE() bits of tui/draw.h */
 	int level;		/* TopDown level: 1 or 2 */
 	bool level2_available;
 	const char *level2_why;	/* why not, told on the 2 key; NULL: "not available on

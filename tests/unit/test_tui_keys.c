@@ -77,8 +77,6 @@ TEST(tui_sort_cycles_through_topdown_level1)
 	CHECK_STR(sort_name(&st), "pid");
 	tui_state__key(&st, '<');
 	CHECK_STR(sort_name(&st), "ipc");
-	tui_state__key(&st, KEY_F(6));
-	CHECK_STR(sort_name(&st), "pid");
 }
 
 TEST(tui_sort_cycles_through_events_without_topdown)

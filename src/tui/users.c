@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Process owners for the interactive view: PID -> uid from /proc/PID,
+ * uid -> name from the user database, both cached. Direct-mapped by PID:
+ * only the rows on screen, or the tasks of one interval, are looked up.
+ */
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include "tui/draw.h"
+#include "tui/users.h"
+
+/* uids of PIDs are looked up again after this many intervals (setuid, PID reuse) */
+#define USER_TTL 16
+#define USER_SLOTS 4096
+#define UID_NAMES 64
+
+struct pid_user {
+	int pid;		/* 0: free slot */
+	bool known;		/* false: /proc/PID was gone */
+	uid_t uid;
+	long stamp;		/* interval number of the lookup */
+};
+
+struct uid_name {
+	uid_t uid;
+	char name[TUI_USER_WIDTH * 4];
+};
+
+struct tui_users {
+	struct pid_user slot[USER_SLOTS];
+	struct uid_name names[UID_NAMES];
+	int nr_names;
+	int next_name;		/* round-robin victim once full */
+};
+
+struct tui_users *tui_users__new(void)
+{
+	return calloc(1, sizeof(struct tui_users));
+}
+
+void tui_users__free(struct tui_users *u)
+{
+	free(u);
+}
+
+const char *tui_users__name(struct tui_users *u, uid_t uid)
+{
+	char buf[4096];
+	struct passwd pw, *res = NULL;
+	struct uid_name *n;
+
+	for (int i = 0; i < u->nr_names; i++)
+		if (u->names[i].uid == uid)
+			return u->names[i].name;
+	if (u->nr_names < UID_NAMES) {
+		n = &u->names[u->nr_names++];
+	} else {
+		n = &u->names[u->next_name];
+		u->next_name = (u->next_name + 1) % UID_NAMES;
+	}
+	n->uid = uid;
+	if (!getpwuid_r(uid, &pw, buf, sizeof(buf), &res) && res)
+		snprintf(n->name, sizeof(n->name), "%s", res->pw_name);
+	else
+		snprintf(n->name, sizeof(n->name), "%u", (unsigned int)uid);
+	return n->name;
+}
+
+bool tui_users__uid(struct tui_users *u, int pid, long now, uid_t *uid)
+{
+	struct pid_user *p = &u->slot[(unsigned int)pid % USER_SLOTS];
+	char path[32];
+	struct stat sb;
+
+	if (p->pid != pid || now - p->stamp > USER_TTL) {
+		snprintf(path, sizeof(path), "/proc/%d", pid);
+		p->pid = pid;
+		p->stamp = now;
+		p->known = !stat(path, &sb);
+		p->uid = p->known ? sb.st_uid : 0;
+	}
+	*uid = p->uid;
+	return p->known;
+}
+
+const char *tui_users__of(struct tui_users *u, int pid, long now)
+{
+	uid_t uid;
+
+	return tui_users__uid(u, pid, now, &uid) ? tui_users__name(u, uid) : "?";
+}
+
+void tui_users__forget(struct tui_users *u, int pid)
+{
+	struct pid_user *p = &u->slot[(unsigned int)pid % USER_SLOTS];
+
+	if (p->pid == pid)
+		p->pid = 0;
+}
