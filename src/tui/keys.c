@@ -423,7 +423,7 @@ static unsigned int toggle_threads(struct tui_state *st, int key)
 {
 	if (st->by == BY_CGROUP)
 		return show(st, key == 't' ? BY_THREAD : BY_PROCESS);
-	st->by = st->task_by = st->by == BY_PROCESS && !st->tree ? BY_THREAD : BY_PROCESS;
+	st->by = st->task_by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
 	st->tree = false;
 	tui_state__msg(st, false, "%s",
 		       st->by == BY_THREAD ? "showing threads" : "showing processes");
