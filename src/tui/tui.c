@@ -21,6 +21,7 @@
 #include "tui/keys.h"
 #include "tui/kill.h"
 #include "tui/order.h"
+#include "tui/rc.h"
 #include "tui/paint.h"
 #include "tui/screen.h"
 
@@ -480,11 +481,57 @@ static int run_screen(struct tui *t)
 	return ret;
 }
 
-int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+/* ---- settings ---- */
+
+/* The settings file: where it is, what it held, and what the view started with. */
+struct settings {
+	char path[4096];
+	int loaded;		/* tui_rc__load()'s; -2: no home, no file */
+	struct tui_rc file;
+	struct tui_rc start;
+	char why[TUI_MSG_LEN + 4096];
+};
+
+static void settings_load(struct settings *s, struct tui_opts *o)
 {
+	s->loaded = tui_rc__path(s->path, sizeof(s->path)) ? -2
+			: tui_rc__load(&s->file, s->path, s->why, sizeof(s->why));
+	if (!s->loaded)
+		tui_rc__apply(&s->file, o);
+	else
+		memset(&s->file, 0, sizeof(s->file));
+}
+
+/*
+ * What the user changed on screen goes into the file, next to what it
+ * held; what the command line chose and nobody changed stays out. Only
+ * on a normal end (*quit*). A damaged file is left as it is, and said so
+ * on stderr: the screen is closed by now.
+ */
+static void settings_save(struct settings *s, const struct tui_state *st, bool quit)
+{
+	struct tui_rc now, out = s->file;
+	char err[TUI_MSG_LEN + 4096];
+
+	if (s->loaded == -1) {
+		fprintf(stderr, "tdtop: settings ignored, the file is left as it is: %s\n", s->why);
+		return;
+	}
+	if (s->loaded == -2 || !quit)
+		return;
+	tui_rc__from_state(&now, st);
+	tui_rc__take(&out, &now, tui_rc__diff(&s->start, &now));
+	if (tui_rc__diff(&out, &s->file) && tui_rc__save(&out, s->path, err, sizeof(err)))
+		fprintf(stderr, "tdtop: settings not saved: %s\n", err);
+}
+
+int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err, size_t errlen)
+{
+	struct tui_opts o = *opts;
+	struct settings set;
 	struct tui t = {
 		.src = src,
-		.o = o,
+		.o = &o,
 		.shown = -1,
 		.self_cpu = NAN,
 		.self_ns = NAN,
@@ -497,12 +544,15 @@ int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, s
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return errmsg(err, errlen, 1,
 			      "the interactive view needs a terminal (use -b for text output)");
-	if (tui_state__init(&t.st, o, src->live, err, errlen))
+	settings_load(&set, &o);
+	if (tui_state__init(&t.st, &o, src->live, err, errlen))
 		return 1;
+	tui_rc__from_state(&set.start, &t.st);
 	t.users = tui_users__new();
 	if (!t.users)
 		return errmsg(err, errlen, 1, "out of memory");
 	ret = run_screen(&t);
+	settings_save(&set, &t.st, !ret);
 	if (t.have_iv)
 		interval__free_rows(&t.iv);
 	free_detail(&t);

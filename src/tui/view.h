@@ -67,6 +67,8 @@ struct tui_opts {
 	int nr_events;
 	bool topdown;		/* TopDown columns, else event count and rate columns */
 	bool color;		/* false for NO_COLOR (also read here) or --no-color */
+	unsigned int cmdline;	/* TUI_RC_* bits of tui/rc.h: what the command line chose,
+				 * which the saved settings do not override */
 };
 
 #endif /* __TDTOP_TUI_VIEW_H */
