@@ -12,6 +12,7 @@
 #include "rows/sample.h"
 #include "tui/view.h"
 #include "tui/keys.h"
+#include "tui/plain.h"
 #include "tui/users.h"
 
 /* One run of tui_run(): the source, the key state and what is on screen. */
@@ -34,6 +35,8 @@ struct tui {
 	double last_fetch;
 	bool color;
 	bool plain;		/* no cursor addressing: each screen printed as text */
+	char plain_why[96];
+	struct tui_plain_input input;	/* plain mode: the bytes typed */
 	struct tui_users *users;
 	char *err;
 	size_t errlen;

@@ -21,6 +21,7 @@
 #include "tui/keys.h"
 #include "tui/kill.h"
 #include "tui/order.h"
+#include "tui/plain.h"
 #include "tui/rc.h"
 #include "tui/paint.h"
 #include "tui/screen.h"
@@ -340,13 +341,17 @@ static int fetch(struct tui *t)
 static SCREEN *screen_open(struct tui *t)
 {
 	const char *no_color = getenv("NO_COLOR");
-	const char *term = getenv("TERM");
-	SCREEN *scr = newterm(NULL, stdout, stdin);
+	SCREEN *scr;
 
+	if (t->plain) {
+		scr = tui_plain_open();
+		if (!scr)
+			snprintf(t->err, t->errlen, "failed to start the plain text view (try -b)");
+		return scr;
+	}
+	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		snprintf(t->err, t->errlen,
-			 "failed to start the terminal UI: unknown terminal type '%s' (try -b)",
-			 term ? term : "");
+		snprintf(t->err, t->errlen, "failed to start the terminal UI (try -b)");
 		return NULL;
 	}
 	set_term(scr);
@@ -361,6 +366,34 @@ static SCREEN *screen_open(struct tui *t)
 	if (t->color)
 		tui_screen_colors();
 	return scr;
+}
+
+static void screen_close(struct tui *t, SCREEN *scr)
+{
+	if (t->plain) {
+		tui_plain_close(scr);
+		return;
+	}
+	endwin();
+	delscreen(scr);
+}
+
+/* A frame; in plain mode printed as text, at the terminal's size of the moment. */
+static void draw(struct tui *t)
+{
+	if (t->plain)
+		tui_plain_resize();
+	tui__draw(t);
+	if (t->plain)
+		tui_plain_print(stdout);
+}
+
+/* The next key typed, ERR when there is none. */
+static int next_key(struct tui *t)
+{
+	if (t->plain)
+		return tui_plain_key(&t->input, t->st.mode == TUI_MODE_PROMPT);
+	return getch();
 }
 
 /* Wait for a key until the next fetch; false when the terminal went away. */
@@ -380,6 +413,9 @@ static bool wait_input(struct tui *t)
 		return true;	/* EINTR: a signal; the loop looks at the flags */
 	/* a hung-up terminal also reads as ready: take its last keys, then stop */
 	t->hangup = pfd.revents & (POLLHUP | POLLERR | POLLNVAL);
+	/* plain mode reads lines itself; Ctrl-D ends it as q does */
+	if (t->plain && pfd.revents & POLLIN && tui_plain_read(&t->input, STDIN_FILENO))
+		t->hangup = true;
 	return !t->hangup || (pfd.revents & POLLIN);
 }
 
@@ -429,17 +465,17 @@ static int loop(struct tui *t)
 				return -1;
 			redraw = true;
 			if (t->o->iterations > 0 && t->fetched >= t->o->iterations) {
-				tui__draw(t);
+				draw(t);
 				return 0;
 			}
 		}
 		if (redraw)
-			tui__draw(t);
+			draw(t);
 		redraw = false;
 		if (!wait_input(t))
 			return 0;	/* the terminal is gone: nothing to show any more */
 		/* bounded: a dead terminal may never run out of "keys" */
-		for (int n = 0; n < 256 && !tui_stop && (key = getch()) != ERR; n++) {
+		for (int n = 0; n < 256 && !tui_stop && (key = next_key(t)) != ERR; n++) {
 			if (key == KEY_RESIZE)
 				clearok(curscr, TRUE);
 			act |= tui_state__key(&t->st, key);
@@ -471,11 +507,12 @@ static int run_screen(struct tui *t)
 			      strerror(errno));
 	capture_stderr(&cap);
 	scr = screen_open(t);
+	if (scr && t->plain)
+		printf("tdtop: %s: plain text, a screen per interval; type a key and Enter "
+		       "(h help, q quit)\n\n", t->plain_why);
 	ret = scr ? loop(t) : -1;
-	if (scr) {
-		endwin();
-		delscreen(scr);
-	}
+	if (scr)
+		screen_close(t, scr);
 	release_stderr(&cap);
 	restore_signals(old);
 	return ret;
@@ -544,6 +581,7 @@ int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return errmsg(err, errlen, 1,
 			      "the interactive view needs a terminal (use -b for text output)");
+	t.plain = tui_plain_needed(t.plain_why, sizeof(t.plain_why));
 	settings_load(&set, &o);
 	if (tui_state__init(&t.st, &o, src->live, err, errlen))
 		return 1;
