@@ -47,7 +47,8 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -Wall -Werror=undef -D__TARGET_ARCH_$(
 
 # Files that talk to the kernel through the BPF skeleton, and the commands;
 # everything else is pure and linked into the unit tests too.
-KERNEL_SRCS := src/measure/collector.c src/measure/live.c src/startup.c src/main.c
+KERNEL_SRCS := src/measure/collector.c src/measure/live.c src/startup.c src/main.c \
+	$(wildcard src/cmd_*.c)
 LIB_SRCS := $(filter-out $(KERNEL_SRCS),$(wildcard src/*.c src/*/*.c))
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(OUT)/%.o)
 # ar keeps members by file name: two sources with one name would drop one
@@ -126,7 +127,18 @@ $(OUT)/helpers/%: tests/helpers/%.c | $(OUT)/helpers
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -lpthread -o $@
 
-helpers: $(HELPERS)
+# tests/bpf/member_reads: the switch program's member loads on a software event
+$(OUT)/helpers/member_reads.bpf.o: tests/bpf/member_reads.bpf.c bpf/tdtop.bpf.c bpf/tdtop_abi.h | $(OUT)/helpers
+	$(bpf_obj)
+
+$(OUT)/helpers/member_reads.skel.h: $(OUT)/helpers/member_reads.bpf.o
+	$(call bpf_skel,member_reads_bpf)
+
+$(OUT)/helpers/member_reads: tests/bpf/member_reads.c $(OUT)/helpers/member_reads.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(OUT)/helpers $< -lbpf -lelf -o $@
+
+helpers: $(HELPERS) $(OUT)/helpers/member_reads
 
 # bench/charge_cost: the switch program's parts, timed in a hot loop
 $(OUT)/bench:

@@ -15,6 +15,7 @@
 #define PF_IDLE 0x00000002
 #define TASK_DEAD 0x00000080
 #define ENOENT 2
+#define ENODATA 61
 
 /* task_struct.state became __state in 5.14. */
 struct task_struct___pre514 {
@@ -33,6 +34,16 @@ const volatile __u32 always_on = 0;
  * context switches, migrations): on_switch_mem loads them from struct
  * perf_event. Bit i for event i. */
 const volatile __u32 in_memory = 0;
+/*
+ * Group members whose count the helper read of their leader
+ * (member_leader[i]) brings up to date in memory: the metrics of a
+ * PERF_METRICS group, all of which the driver updates at any read of one
+ * TopDown event of the CPU. on_switch_mem loads them after that read,
+ * with the leader's enabled and running times. Bit i for event i; the
+ * loader fills both from its read plan (pmu/readplan.h).
+ */
+const volatile __u32 group_member = 0;
+const volatile __u32 member_leader[MAX_EVENTS] = {};
 /* The index of a cpu-clock event, or MAX_EVENTS: its count on a CPU is
  * that CPU's time, so a CPU that reads it times its slices with it and
  * saves a clock read per switch (clock reads are among the dearest parts
@@ -291,6 +302,7 @@ struct slice {
 	struct acc *sink;	/* where the slice goes: an entry, idle or lost */
 	__u64 t;		/* now, on the clock that times the slices */
 	__u32 cpu;
+	__u32 fresh;		/* bit i: event i was read in this run */
 	int clock_err;		/* the cpu-clock read that gave t failed */
 	bool by_clock;		/* t is this CPU's cpu-clock count */
 };
@@ -389,6 +401,28 @@ static __always_inline void acc__add_slice(struct acc *a, __u64 dt)
 	a->slices++;
 }
 
+/*
+ * A group member's count, current in memory since its leader's read in
+ * this run, with the leader's times: the group is scheduled as one. When
+ * that read failed the member fails too, its count being as stale.
+ */
+static __always_inline int slice__read_member(const struct slice *s, __u32 idx, __u32 leader,
+					      struct bpf_perf_event_value *now)
+{
+	const struct counter *lead;
+	int ret;
+
+	if (leader >= MAX_EVENTS || !(s->fresh & (1u << leader)))
+		return -ENODATA;
+	ret = read_in_memory(idx, 0, now);
+	if (ret)
+		return ret;
+	lead = &s->cs->last[leader];
+	now->enabled = lead->enabled;
+	now->running = lead->running;
+	return 0;
+}
+
 /* Event i's count now; the cpu-clock that timed the slice is not read twice. */
 static __always_inline int slice__read_event(const struct slice *s, int i, bool mem,
 					     struct bpf_perf_event_value *now)
@@ -403,11 +437,13 @@ static __always_inline int slice__read_event(const struct slice *s, int i, bool 
 	}
 	if (mem && (in_memory & (1u << i)))
 		return read_in_memory(idx, s->t, now);
+	if (mem && (group_member & (1u << i)))
+		return slice__read_member(s, idx, member_leader[i], now);
 	return read_counter(idx, always_on & (1u << i), s->t, now);
 }
 
 /* Charge what event i advanced since this CPU's last reading of it. */
-static __always_inline void slice__charge_event(const struct slice *s, int i, bool mem)
+static __always_inline void slice__charge_event(struct slice *s, int i, bool mem)
 {
 	struct cpu_state *cs = s->cs;
 	struct counter *prev = &cs->last[i];
@@ -433,6 +469,7 @@ static __always_inline void slice__charge_event(const struct slice *s, int i, bo
 		add(&s->sink->ev[i], dc, de, dr);
 	}
 	cs->primed |= 1u << i;
+	s->fresh |= 1u << i;
 	prev->count = now.counter;
 	prev->enabled = now.enabled;
 	prev->running = now.running;
@@ -442,7 +479,7 @@ static __always_inline void slice__charge_event(const struct slice *s, int i, bo
  * Charge everything counted on this CPU since its last reading to p, which
  * is (or was, until this switch) the task running here. *last* says this
  * is p's final switch-out: its entry is complete. *mem*: load the events
- * in in_memory from memory.
+ * in in_memory and group_member from memory.
  */
 static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 {
@@ -458,6 +495,7 @@ static __always_inline void charge(struct task_struct *p, bool last, bool mem)
 	half = ep & 1;
 	s.total = &s.cs->buckets[BUCKET_TOTAL * 2 + half];
 	s.cpu = bpf_get_smp_processor_id();
+	s.fresh = 0;
 	slice__read_clock(&s);
 	cpu_state__forget_stale(s.cs, ep);
 	dt = cpu_state__slice_ns(s.cs, s.t);

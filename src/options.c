@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The command line: the first word picks the command, getopt reads the
+ * options, each value is checked against its documented range. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "options.h"
+#include "util/errmsg.h"
 
-/* The kernel's PID_MAX_LIMIT: no PID can be larger. */
+/* The kernel's PID_MAX_LIMIT: no PID can be larger, nor more tasks. */
 #define PID_MAX 4194304
+#define MAX_TASKS PID_MAX
+/* -n and --top: far more than anyone waits for or reads */
+#define MAX_COUNT 1000000000L
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 enum {
 	OPT_TOP = 0x100,
@@ -114,7 +124,8 @@ static void usage_measure(FILE *f)
 "      --max-tasks N      capacity of the kernel task table (default %d); when full,\n"
 "                         charges are counted as dropped, never lost silently\n"
 "      --helper-reads     read every counter through the BPF helper, also those\n"
-"                         (faults, switches, migrations) otherwise read from memory\n",
+"                         otherwise read from memory (faults, switches, migrations,\n"
+"                         the PERF_METRICS TopDown metrics; see --list)\n",
 		DEFAULT_MAX_TASKS);
 }
 
@@ -208,7 +219,6 @@ void options_usage(FILE *f, enum command cmd)
 	      "  sudo tdtop record -o run.jsonl.gz --duration 60 && tdtop report run.jsonl.gz\n",
 	      f);
 }
-
 /* Strict whole-string decimal integer in [min, max]. */
 static int parse_long(const char *s, long min, long max, long *out)
 {
@@ -218,9 +228,15 @@ static int parse_long(const char *s, long min, long max, long *out)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < min || v > max)
-		return -1;
+		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+/* "invalid WHAT 'ARG' (want WANT)": how every bad value is reported. */
+static int invalid(const char *what, const char *arg, const char *want, char *err, size_t errlen)
+{
+	return errmsg(err, errlen, -EINVAL, "invalid %s '%s' (want %s)", what, arg, want);
 }
 
 static int parse_pids(const char *arg, struct options *o, char *err, size_t errlen)
@@ -233,20 +249,14 @@ static int parse_pids(const char *arg, struct options *o, char *err, size_t errl
 		size_t len = strcspn(p, ",");
 		long pid;
 
-		if (len == 0 || len >= sizeof(buf)) {
-			snprintf(err, errlen, "invalid PID list '%s'", arg);
-			return -1;
-		}
+		if (len == 0 || len >= sizeof(buf))
+			return errmsg(err, errlen, -EINVAL, "invalid PID list '%s'", arg);
 		memcpy(buf, p, len);
 		buf[len] = '\0';
-		if (parse_long(buf, 1, PID_MAX, &pid)) {
-			snprintf(err, errlen, "invalid PID '%s' (want 1..%d)", buf, PID_MAX);
-			return -1;
-		}
-		if (o->nr_pids == MAX_PIDS) {
-			snprintf(err, errlen, "too many PIDs (at most %d)", MAX_PIDS);
-			return -1;
-		}
+		if (parse_long(buf, 1, PID_MAX, &pid))
+			return invalid("PID", buf, "1.." STR(PID_MAX), err, errlen);
+		if (o->nr_pids == MAX_PIDS)
+			return errmsg(err, errlen, -EINVAL, "too many PIDs (at most %d)", MAX_PIDS);
 		o->pids[o->nr_pids++] = (int)pid;
 		if (!p[len])
 			return 0;
@@ -254,7 +264,8 @@ static int parse_pids(const char *arg, struct options *o, char *err, size_t errl
 	}
 }
 
-static int parse_delay(const char *arg, double *out)
+/* Seconds, fractional: -d and --duration. */
+static int parse_seconds(const char *arg, const char *what, double *out, char *err, size_t errlen)
 {
 	char *end;
 	double v;
@@ -263,23 +274,126 @@ static int parse_delay(const char *arg, double *out)
 	v = strtod(arg, &end);
 	/* 10 ms floor: shorter intervals measure mostly tdtop itself */
 	if (errno || end == arg || *end || !isfinite(v) || v < 0.01 || v > 86400)
-		return -1;
+		return invalid(what, arg, "seconds from 0.01 to 86400", err, errlen);
 	*out = v;
 	return 0;
 }
 
-static int parse_by(const char *s, enum group_by *by)
+static int parse_by(const char *arg, enum group_by *by, char *err, size_t errlen)
 {
 	static const char *const names[] = { [BY_PROCESS] = "process", [BY_THREAD] = "thread",
 					     [BY_CGROUP] = "cgroup" };
 
 	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
-		if (!strcmp(s, names[i])) {
+		if (!strcmp(arg, names[i])) {
 			*by = (enum group_by)i;
 			return 0;
 		}
 	}
-	return -1;
+	return invalid("--by", arg, "process, thread or cgroup", err, errlen);
+}
+
+/* The integer options: their range and how a message names them. */
+static const struct number_option {
+	int opt;
+	long min, max;
+	const char *what, *want;
+} number_options[] = {
+	{ 'n', 1, MAX_COUNT, "iteration count", ">= 1" },
+	{ OPT_TOP, 1, MAX_COUNT, "--top", ">= 1" },
+	{ OPT_MAX_TASKS, 16, MAX_TASKS, "--max-tasks", "16.." STR(MAX_TASKS) },
+	{ OPT_CGROUP_DEPTH, 1, MAX_CGROUP_DEPTH, "--cgroup-depth", "1.." STR(MAX_CGROUP_DEPTH) },
+	{ 'l', 1, 2, "level", "1 or 2" },
+};
+
+static const struct number_option *number_option(int opt)
+{
+	for (size_t i = 0; i < sizeof(number_options) / sizeof(number_options[0]); i++)
+		if (number_options[i].opt == opt)
+			return &number_options[i];
+	return NULL;
+}
+
+static int set_number(struct options *o, const struct number_option *n, const char *arg,
+		      char *err, size_t errlen)
+{
+	long v;
+
+	if (parse_long(arg, n->min, n->max, &v))
+		return invalid(n->what, arg, n->want, err, errlen);
+	switch (n->opt) {
+	case 'n': o->iterations = v; break;
+	case OPT_TOP: o->top = (size_t)v; break;
+	case OPT_MAX_TASKS: o->max_tasks = (size_t)v; break;
+	case OPT_CGROUP_DEPTH: o->cgroup_depth = (int)v; break;
+	case 'l': o->level = (int)v; break;
+	}
+	return 0;
+}
+
+/* Options without a value; false when *opt* takes one. */
+static bool set_flag(struct options *o, int opt)
+{
+	switch (opt) {
+	case 'H': o->by = BY_THREAD; break;
+	case 'b': o->batch = true; break;
+	case OPT_HELPER_READS: o->helper_reads = true; break;
+	case OPT_LIST_EVENTS: o->list_events = true; break;
+	case OPT_LIST: o->list = true; break;
+	case OPT_DIFF: o->diff = true; break;
+	case OPT_STRICT: o->strict = true; break;
+	case OPT_ALLOW_SMT: o->allow_smt = true; break;
+	case 'v': o->verbose = true; break;
+	case 'h': o->help = true; break;
+	case 'V': o->version = true; break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Options whose value is not an integer. */
+static int set_value(struct options *o, int opt, const char *arg, char *err, size_t errlen)
+{
+	switch (opt) {
+	case 'e':
+		o->events = arg;
+		break;
+	case 'p':
+		return parse_pids(arg, o, err, errlen);
+	case OPT_BY:
+		return parse_by(arg, &o->by, err, errlen);
+	case 'c':
+		if (!*arg)
+			return errmsg(err, errlen, -EINVAL, "empty cgroup path");
+		o->cgroup = arg;
+		break;
+	case 'd':
+		return parse_seconds(arg, "delay", &o->delay_s, err, errlen);
+	case OPT_DURATION:
+		return parse_seconds(arg, "duration", &o->duration_s, err, errlen);
+	case 'o':
+		if (o->cmd == CMD_RECORD)
+			o->record_path = arg;
+		else if (output_format_parse(arg, &o->format))
+			return invalid("output format", arg, "text, json or csv", err, errlen);
+		break;
+	case 's':
+		o->sort = arg;
+		break;
+	case OPT_LISTEN:
+		o->listen = arg;
+		break;
+	}
+	return 0;
+}
+
+static int set_option(struct options *o, int opt, const char *arg, char *err, size_t errlen)
+{
+	const struct number_option *n = number_option(opt);
+
+	if (set_flag(o, opt))
+		return 0;
+	return n ? set_number(o, n, arg, err, errlen) : set_value(o, opt, arg, err, errlen);
 }
 
 #define ON_TOP (1u << CMD_TOP)
@@ -313,6 +427,23 @@ static unsigned int option_commands(int opt)
 	}
 }
 
+static const char *const command_names[] = {
+	[CMD_TOP] = "tdtop", [CMD_RECORD] = "record", [CMD_REPORT] = "report",
+	[CMD_EXPORTER] = "exporter",
+};
+
+/* An option given to a command it means nothing to; *li* indexes long_opts or is -1. */
+static int check_applies(enum command cmd, int opt, int li, char *err, size_t errlen)
+{
+	if (option_commands(opt) & (1u << cmd))
+		return 0;
+	if (li >= 0)
+		return errmsg(err, errlen, -EINVAL, "option '--%s' does not apply to %s",
+			      long_opts[li].name, command_names[cmd]);
+	return errmsg(err, errlen, -EINVAL, "option '-%c' does not apply to %s", opt,
+		      command_names[cmd]);
+}
+
 /*
  * The word of short options (-xb) holding the letter getopt complains
  * about, or NULL: then it was a long option, named by the word itself.
@@ -330,10 +461,20 @@ static const char *short_cluster(int argc, char **argv, int opt)
 	return NULL;
 }
 
-static const char *const command_names[] = {
-	[CMD_TOP] = "tdtop", [CMD_RECORD] = "record", [CMD_REPORT] = "report",
-	[CMD_EXPORTER] = "exporter",
-};
+/* What getopt refused: ':' for a missing value, '?' for an unknown option. */
+static int getopt_error(int c, int argc, char **argv, char *err, size_t errlen)
+{
+	const char *word;
+
+	if (c == ':')
+		return errmsg(err, errlen, -EINVAL, "option '%s' needs a value", argv[optind - 1]);
+	word = short_cluster(argc, argv, optopt);
+	if (word && optopt > ' ' && optopt <= '~')
+		return errmsg(err, errlen, -EINVAL, "unknown option '-%c' (see tdtop --help)",
+			      optopt);
+	return errmsg(err, errlen, -EINVAL, "unknown option '%s' (see tdtop --help)",
+		      word ? word : argv[optind - 1]);
+}
 
 /* A first word naming a command; returns how many words it took. */
 static int parse_command(int argc, char **argv, enum command *cmd)
@@ -350,7 +491,7 @@ static int parse_command(int argc, char **argv, enum command *cmd)
 	return 0;
 }
 
-/* What each command needs once every option is read. */
+/* What each command needs once every option is read: its file arguments. */
 static int check_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	int left = argc - optind;
@@ -359,211 +500,69 @@ static int check_command(int argc, char **argv, struct options *o, char *err, si
 		return 0;
 	switch (o->cmd) {
 	case CMD_RECORD:
-		if (!o->record_path) {
-			snprintf(err, errlen, "record needs -o FILE (see tdtop record --help)");
-			return -1;
-		}
+		if (!o->record_path)
+			return errmsg(err, errlen, -EINVAL,
+				      "record needs -o FILE (see tdtop record --help)");
 		break;
 	case CMD_REPORT:
-		if (left != (o->diff ? 2 : 1)) {
-			snprintf(err, errlen, o->diff ? "report --diff needs two recordings"
-						      : "report needs one recording (see tdtop report --help)");
-			return -1;
-		}
+		if (left != (o->diff ? 2 : 1))
+			return errmsg(err, errlen, -EINVAL, "%s",
+				      o->diff ? "report --diff needs two recordings"
+					      : "report needs one recording (see tdtop report --help)");
 		o->files[0] = argv[optind];
 		o->files[1] = o->diff ? argv[optind + 1] : NULL;
 		return 0;
 	default:
 		break;
 	}
-	if (left) {
-		snprintf(err, errlen, "unexpected argument '%s' (see tdtop --help)", argv[optind]);
-		return -1;
-	}
+	if (left)
+		return errmsg(err, errlen, -EINVAL, "unexpected argument '%s' (see tdtop --help)",
+			      argv[optind]);
 	return 0;
 }
 
-static void set_defaults(struct options *o)
+static void set_defaults(struct options *o, enum command cmd)
 {
 	memset(o, 0, sizeof(*o));
+	o->cmd = cmd;
 	o->delay_s = 1.0;
 	o->format = OUTPUT_TEXT;
 	o->max_tasks = DEFAULT_MAX_TASKS;
 	o->level = 1;
+	/* per cgroup by default: bounded cardinality for a fleet's Prometheus */
+	if (cmd == CMD_EXPORTER)
+		o->by = BY_CGROUP;
 }
 
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	enum command cmd;
 	int shift = parse_command(argc, argv, &cmd);
-	long v;
-	int c;
 
-	set_defaults(o);
-	o->cmd = cmd;
-	/* per cgroup by default: bounded cardinality for a fleet's Prometheus */
-	if (cmd == CMD_EXPORTER)
-		o->by = BY_CGROUP;
+	set_defaults(o, cmd);
 	argc -= shift;
 	argv += shift;
 	/* 0, not 1: glibc then also resets its scan state (tests parse repeatedly) */
 	optind = 0;
 	opterr = 0;
 	for (;;) {
-		int li = -1;
+		int li = -1, ret;
+		int c = getopt_long(argc, argv, ":e:p:Hc:d:n:bo:s:l:vhV", long_opts, &li);
 
-		c = getopt_long(argc, argv, ":e:p:Hc:d:n:bo:s:l:vhV", long_opts, &li);
 		if (c == -1)
 			break;
-		if (c != ':' && c != '?' && !(option_commands(c) & (1u << cmd))) {
-			if (li >= 0)
-				snprintf(err, errlen, "option '--%s' does not apply to %s",
-					 long_opts[li].name, command_names[cmd]);
-			else
-				snprintf(err, errlen, "option '-%c' does not apply to %s", c,
-					 command_names[cmd]);
-			return -1;
-		}
-		switch (c) {
-		case 'e':
-			o->events = optarg;
-			break;
-		case 'p':
-			if (parse_pids(optarg, o, err, errlen))
-				return -1;
-			break;
-		case 'H':
-			o->by = BY_THREAD;
-			break;
-		case OPT_BY:
-			if (parse_by(optarg, &o->by)) {
-				snprintf(err, errlen,
-					 "invalid --by '%s' (want process, thread or cgroup)", optarg);
-				return -1;
-			}
-			break;
-		case 'c':
-			if (!*optarg) {
-				snprintf(err, errlen, "empty cgroup path");
-				return -1;
-			}
-			o->cgroup = optarg;
-			break;
-		case OPT_CGROUP_DEPTH:
-			if (parse_long(optarg, 1, MAX_CGROUP_DEPTH, &v)) {
-				snprintf(err, errlen, "invalid --cgroup-depth '%s' (want 1..%d)",
-					 optarg, MAX_CGROUP_DEPTH);
-				return -1;
-			}
-			o->cgroup_depth = (int)v;
-			break;
-		case 'd':
-			if (parse_delay(optarg, &o->delay_s)) {
-				snprintf(err, errlen,
-					 "invalid delay '%s' (want seconds from 0.01 to 86400)",
-					 optarg);
-				return -1;
-			}
-			break;
-		case 'n':
-			if (parse_long(optarg, 1, 1000000000L, &o->iterations)) {
-				snprintf(err, errlen, "invalid iteration count '%s' (want >= 1)",
-					 optarg);
-				return -1;
-			}
-			break;
-		case 'b':
-			o->batch = true;
-			break;
-		case 'o':
-			if (cmd == CMD_RECORD) {
-				o->record_path = optarg;
-				break;
-			}
-			if (output_format_parse(optarg, &o->format)) {
-				snprintf(err, errlen, "invalid output format '%s' (want text, json or csv)",
-					 optarg);
-				return -1;
-			}
-			break;
-		case 's':
-			o->sort = optarg;
-			break;
-		case OPT_TOP:
-			if (parse_long(optarg, 1, 1000000000L, &v)) {
-				snprintf(err, errlen, "invalid --top '%s' (want >= 1)", optarg);
-				return -1;
-			}
-			o->top = v;
-			break;
-		case OPT_MAX_TASKS:
-			if (parse_long(optarg, 16, 4194304, &v)) {
-				snprintf(err, errlen, "invalid --max-tasks '%s' (want 16..4194304)",
-					 optarg);
-				return -1;
-			}
-			o->max_tasks = v;
-			break;
-		case OPT_HELPER_READS:
-			o->helper_reads = true;
-			break;
-		case OPT_LIST_EVENTS:
-			o->list_events = true;
-			break;
-		case OPT_DURATION:
-			if (parse_delay(optarg, &o->duration_s)) {
-				snprintf(err, errlen,
-					 "invalid duration '%s' (want seconds from 0.01 to 86400)",
-					 optarg);
-				return -1;
-			}
-			break;
-		case OPT_DIFF:
-			o->diff = true;
-			break;
-		case OPT_LISTEN:
-			o->listen = optarg;
-			break;
-		case OPT_LIST:
-			o->list = true;
-			break;
-		case 'l':
-			if (parse_long(optarg, 1, 2, &v)) {
-				snprintf(err, errlen, "invalid level '%s' (want 1 or 2)", optarg);
-				return -1;
-			}
-			o->level = (int)v;
-			break;
-		case OPT_STRICT:
-			o->strict = true;
-			break;
-		case OPT_ALLOW_SMT:
-			o->allow_smt = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -1;
-		default: {
-			const char *word = short_cluster(argc, argv, optopt);
-
-			if (word && optopt > ' ' && optopt <= '~')
-				snprintf(err, errlen, "unknown option '-%c' (see tdtop --help)",
-					 optopt);
-			else
-				snprintf(err, errlen, "unknown option '%s' (see tdtop --help)",
-					 word ? word : argv[optind - 1]);
-			return -1;
-		}
-		}
+		if (c == ':' || c == '?')
+			ret = getopt_error(c, argc, argv, err, errlen);
+		else if (!(ret = check_applies(cmd, c, li, err, errlen)))
+			ret = set_option(o, c, optarg, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return check_command(argc, argv, o, err, errlen);
+}
+
+bool options_interactive(const struct options *o)
+{
+	return !o->batch && o->format == OUTPUT_TEXT && isatty(STDOUT_FILENO) &&
+	       isatty(STDIN_FILENO);
 }

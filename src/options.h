@@ -63,10 +63,13 @@ struct options {
 
 /*
  * Fill *o* from argv; a first word record, report or exporter picks the
- * command. Returns 0, or -1 with a one-line message in *err* for a usage
- * error (exit code 2).
+ * command. Returns 0, or -EINVAL with a one-line message in *err*: a usage
+ * error.
  */
 int options_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/* The screen when a person is looking; batch output for pipes and files. */
+bool options_interactive(const struct options *o);
 
 /* The help of *cmd*. */
 void options_usage(FILE *f, enum command cmd);

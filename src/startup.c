@@ -1,16 +1,69 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The live session the measuring commands share: checks, cgroups,
+ * signals, privileges, what to count, and the interval loop. The
+ * functions named session__* return exit codes: here each failure is
+ * known to be the user's or the machine's.
+ */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "measure/privs.h"
 #include "startup.h"
+#include "util/clock.h"
+#include "util/errmsg.h"
 
-static double mono_s(void)
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static int install_signals(void)
+{
+	/*
+	 * SA_RESTART: a write blocked on a full pipe resumes instead of failing
+	 * with EINTR, which would make stdio drop what it had buffered. The
+	 * interval sleep (clock_nanosleep) still wakes: the kernel never
+	 * restarts sleeps.
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		return -errno;
+	/* a closed pipe shows up as a write error: ends the run quietly */
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+void session_drop_privileges(bool verbose)
+{
+	int ret = privs_drop();
+
+	if (ret && verbose)
+		fprintf(stderr, "tdtop: could not drop capabilities: %s\n", strerror(-ret));
+}
+
+/* Sleep until *deadline* (CLOCK_MONOTONIC ns) or a signal; skip ahead when late. */
+static void wait_until(__u64 *deadline, double delay_s)
 {
 	struct timespec ts;
+	__u64 now;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	*deadline += (__u64)(delay_s * 1e9);
+	now = mono_ns();
+	if (now > *deadline)
+		*deadline = now;
+	ts.tv_sec = (time_t)(*deadline / 1000000000ULL);
+	ts.tv_nsec = (long)(*deadline % 1000000000ULL);
+	while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 /* An id not seen yet makes the cache walk the tree (rate-limited). */
@@ -30,7 +83,12 @@ static const char *tree_path(void *ctx, __u64 id)
 	return e ? e->path : NULL;
 }
 
-int cgroups_open(struct cgroups *cg, const struct options *o, char *err, size_t errlen)
+/*
+ * Find the cgroup2 mount and resolve -c when cgroups matter for *o*.
+ * A -c path that is not a cgroup is a usage error, no cgroup v2 a
+ * runtime one.
+ */
+static int cgroups__open(struct cgroups *cg, const struct options *o, char *err, size_t errlen)
 {
 	char mount[CGROUP_PATH_MAX], abs[CGROUP_PATH_MAX];
 	unsigned long long id;
@@ -53,10 +111,9 @@ int cgroups_open(struct cgroups *cg, const struct options *o, char *err, size_t 
 	if (!ret)
 		ret = cgroup_cache__refresh(&cg->cache, mono_s());
 	if (ret < 0) {
-		snprintf(err, errlen, "failed to read the cgroup tree at %s: %s", mount,
-			 strerror(-ret));
 		cgroup_cache__free(&cg->cache);
-		return EXIT_RUNTIME;
+		return errmsg(err, errlen, EXIT_RUNTIME, "failed to read the cgroup tree at %s: %s",
+			      mount, strerror(-ret));
 	}
 	cg->tree.ancestors = tree_ancestors;
 	cg->tree.path = tree_path;
@@ -65,7 +122,7 @@ int cgroups_open(struct cgroups *cg, const struct options *o, char *err, size_t 
 	return EXIT_OK;
 }
 
-void cgroups_close(struct cgroups *cg)
+static void cgroups__close(struct cgroups *cg)
 {
 	if (cg->on)
 		cgroup_cache__free(&cg->cache);
@@ -89,6 +146,7 @@ static int open_live(struct startup *st, const struct options *o, const struct t
 {
 	struct collector_opts copts = {
 		.events = &st->events,
+		.sysfs = st->sysfs,
 		.parts = parts,
 		.max_tasks = o->max_tasks,
 		.helper_reads = o->helper_reads,
@@ -110,15 +168,22 @@ static void ipc_roles(struct pipeline *p)
 	}
 }
 
-/* 1 when the list does not parse (a usage error), else open_live()'s result. */
-static int open_events(struct startup *st, const struct options *o, const char *sysfs,
-		       const char *list, struct live *live, char *err, size_t errlen)
+/* The events of st->events, parsed by the caller. -errno from live__open(). */
+static int open_events(struct startup *st, const struct options *o, struct live *live,
+		       char *err, size_t errlen)
 {
-	if (events_parse(sysfs, list, &st->events, err, errlen))
-		return 1;
 	pipeline__init(&st->pipe, &st->events);
 	ipc_roles(&st->pipe);
 	return open_live(st, o, NULL, live, err, errlen);
+}
+
+/* A fallback list of events: parsed and opened, or -errno. */
+static int open_fallback(struct startup *st, const struct options *o, const char *sysfs,
+			 const char *list, struct live *live, char *err, size_t errlen)
+{
+	int ret = events_parse(sysfs, list, &st->events, err, errlen);
+
+	return ret ? ret : open_events(st, o, live, err, errlen);
 }
 
 /* TopDown as discovered; on failure *why* says what stood in the way. */
@@ -142,12 +207,12 @@ static int open_topdown(struct startup *st, const struct options *o, struct live
 	st->events = d->events;
 	ret = open_live(st, o, &d->cfg, live, err, sizeof(err));
 	if (ret) {
-		td_open_failure_reason(d, -ret, why, whylen);
+		td_discovery__open_failure_reason(d, -ret, why, whylen);
 		return ret;
 	}
 	pipeline__init(&st->pipe, &st->events);
 	st->pipe.cfg = d->cfg;
-	td_discovery_scales(d, st->pipe.scale);
+	td_discovery__scales(d, st->pipe.scale);
 	st->pipe.topdown = true;
 	st->level = o->level < d->cfg.max_level ? o->level : d->cfg.max_level;
 	set_method(st, &d->cfg);
@@ -160,21 +225,23 @@ static int open_topdown(struct startup *st, const struct options *o, struct live
 	return 0;
 }
 
-int startup_open(struct startup *st, const struct options *o, const char *sysfs,
-		 bool by_cgroup, struct live *live, char *err, size_t errlen)
+/* Parse -e or discover TopDown, then open the first choice that works. */
+static int startup__open(struct startup *st, const struct options *o, const char *sysfs,
+			 bool by_cgroup, struct live *live, char *err, size_t errlen)
 {
 	const char *fallback = FALLBACK_HW_EVENTS;
 	char why[TD_REASON_LEN];
-	int ret;
 
 	memset(st, 0, sizeof(*st));
 	st->by_cgroup = by_cgroup;
+	st->sysfs = sysfs;
 	st->level = 1;
 	snprintf(st->method, sizeof(st->method), "none");
 	if (o->events) {
-		ret = open_events(st, o, sysfs, o->events, live, err, errlen);
-		if (ret)
-			return ret > 0 ? EXIT_USAGE : EXIT_RUNTIME;
+		if (events_parse(sysfs, o->events, &st->events, err, errlen))
+			return EXIT_USAGE;
+		if (open_events(st, o, live, err, errlen))
+			return EXIT_RUNTIME;
 		snprintf(st->title, sizeof(st->title), "events: %s", o->events);
 		goto done;
 	}
@@ -186,14 +253,12 @@ int startup_open(struct startup *st, const struct options *o, const char *sysfs,
 			 st->method);
 		goto done;
 	}
-	if (o->strict) {
-		snprintf(err, errlen, "TopDown is not available: %s", why);
-		return EXIT_RUNTIME;
-	}
+	if (o->strict)
+		return errmsg(err, errlen, EXIT_RUNTIME, "TopDown is not available: %s", why);
 	/* IPC from hardware counters, else software events */
-	if (open_events(st, o, sysfs, fallback, live, err, errlen)) {
+	if (open_fallback(st, o, sysfs, fallback, live, err, errlen)) {
 		fallback = DEFAULT_EVENTS;
-		if (open_events(st, o, sysfs, fallback, live, err, errlen))
+		if (open_fallback(st, o, sysfs, fallback, live, err, errlen))
 			return EXIT_RUNTIME;
 	}
 	snprintf(st->notice, sizeof(st->notice), "TopDown unavailable: %s; counting %s instead",
@@ -203,4 +268,152 @@ done:
 	st->pipe.method = st->method;
 	st->pipe.notice = st->notice[0] ? st->notice : NULL;
 	return EXIT_OK;
+}
+
+static int check_pids(const struct options *o, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/proc/%d", o->pids[i]);
+		if (access(path, F_OK))
+			return errmsg(err, errlen, -ESRCH, "no process with PID %d", o->pids[i]);
+	}
+	return 0;
+}
+
+/* Mistakes in -e are usage errors, reported before privileges matter. */
+static int check_events(const char *sysfs, const struct options *o, char *err, size_t errlen)
+{
+	struct event_list el;
+
+	return o->events ? events_parse(sysfs, o->events, &el, err, errlen) : 0;
+}
+
+/* A sort key may name an event by an alias (cs for context-switches). */
+static int parse_sort(const char *sysfs, const char *key, const struct pipeline *p,
+		      struct sort_key *out)
+{
+	struct event_list el;
+	char err[256];
+
+	if (!sort_key__parse(key, p->names, p->nr_events, out))
+		return 0;
+	if (events_parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
+		return -EINVAL;
+	return sort_key__parse(el.ev[0].name, p->names, p->nr_events, out);
+}
+
+int session__open(struct session *s, const struct options *o, const char *sysfs, char *err,
+		  size_t errlen)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (check_events(sysfs, o, err, errlen) || check_pids(o, err, errlen))
+		return EXIT_USAGE;
+	ret = cgroups__open(&s->cg, o, err, errlen);
+	if (ret)
+		return ret;
+	s->view.by = o->by;
+	s->view.cg = s->cg.on ? &s->cg.tree : NULL;
+	s->view.within = s->cg.selected;
+	s->view.cgroup_depth = o->cgroup_depth;
+	s->view.pids = o->pids;
+	s->view.nr_pids = o->nr_pids;
+	s->view.top = o->top;
+	s->view.sort.kind = SORT_CPU;
+	return EXIT_OK;
+}
+
+int session__start(struct session *s, const struct options *o, const char *sysfs, char *err,
+		   size_t errlen)
+{
+	int ret;
+
+	if (!privs_enough())
+		return errmsg(err, errlen, EXIT_RUNTIME,
+			      "needs root, or the CAP_BPF and CAP_PERFMON capabilities");
+	ret = install_signals();
+	if (ret)
+		return errmsg(err, errlen, EXIT_RUNTIME, "failed to install signal handlers: %s",
+			      strerror(-ret));
+	ret = startup__open(&s->st, o, sysfs, s->cg.on, &s->live, err, errlen);
+	if (ret)
+		return ret;
+	if (o->sort && parse_sort(sysfs, o->sort, &s->st.pipe, &s->view.sort))
+		return errmsg(err, errlen, EXIT_USAGE,
+			      "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
+			      o->sort);
+	return EXIT_OK;
+}
+
+void session__close(struct session *s)
+{
+	live__close(&s->live);
+	cgroups__close(&s->cg);
+	sample__free(&s->sample);
+}
+
+void session__print_notice(const struct session *s)
+{
+	if (s->st.notice[0])
+		fprintf(stderr, "tdtop: %s\n", s->st.notice);
+}
+
+void session__drop_gone_cgroups(struct session *s)
+{
+	if (s->cg.on)
+		cgroup_cache__drop_gone(&s->cg.cache);
+}
+
+int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,
+		 char *err, size_t errlen)
+{
+	__u64 deadline;
+	long done = 0;
+	int ret;
+
+	session_drop_privileges(o->verbose);
+	deadline = mono_ns();
+	ret = live__next(&s->live, &s->sample, err, errlen);	/* the baseline */
+	while (ret >= 0 && !stop) {
+		wait_until(&deadline, o->delay_s);
+		/* an interrupted interval is still handed over: no data lost */
+		ret = live__next(&s->live, &s->sample, err, errlen);
+		if (!ret)
+			ret = each(s, arg, err, errlen);
+		if (ret || (o->iterations && ++done >= o->iterations))
+			break;
+	}
+	return ret < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
+struct rows_sink {
+	session_emit_fn emit;
+	void *arg;
+};
+
+static int rows_each(struct session *s, void *arg, char *err, size_t errlen)
+{
+	const struct rows_sink *sink = arg;
+	struct interval iv;
+	int ret;
+
+	if (pipeline__build(&s->st.pipe, &s->sample, &s->view, s->st.level, &iv))
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
+	iv.bpf_ns_per_switch = s->live.bpf_ns_per_switch;
+	iv.self_cpu_pct = s->live.self_cpu_pct;
+	ret = sink->emit(sink->arg, &iv, err, errlen);
+	interval__free_rows(&iv);
+	session__drop_gone_cgroups(s);
+	return ret;
+}
+
+int session__run_rows(struct session *s, const struct options *o, session_emit_fn emit,
+		      void *arg, char *err, size_t errlen)
+{
+	struct rows_sink sink = { .emit = emit, .arg = arg };
+
+	return session__run(s, o, rows_each, &sink, err, errlen);
 }

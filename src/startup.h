@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Deciding what to count and starting to count it: the user's -e events,
- * or TopDown when the CPU has it and it opens, else the best fallback,
- * with the reason kept for the user.
+ * The live session every measuring command shares (batch, the screen,
+ * record, the exporter): the checks made before privileges matter, the
+ * cgroup tree, privileges and signals; deciding what to count and
+ * starting to count it (the user's -e events, or TopDown when the CPU has
+ * it and it opens, else the best fallback, with the reason kept for the
+ * user); and the interval clock.
  */
 #ifndef __TDTOP_STARTUP_H
 #define __TDTOP_STARTUP_H
@@ -21,15 +24,7 @@ struct cgroups {
 	__u64 selected;			/* -c PATH, or 0 */
 };
 
-/*
- * Find the cgroup2 mount and resolve -c when cgroups matter for *o*.
- * Returns an exit code with a message in *err*: a -c path that is not a
- * cgroup is a usage error, no cgroup v2 a runtime one.
- */
-int cgroups_open(struct cgroups *cg, const struct options *o, char *err, size_t errlen);
-
-void cgroups_close(struct cgroups *cg);
-
+/* What is counted, and how the user is told about it. */
 struct startup {
 	struct event_list events;
 	struct td_discovery disc;
@@ -39,14 +34,68 @@ struct startup {
 	char notice[TD_REASON_LEN + 128]; /* fallback or caveat, "" when none */
 	char title[256];		/* CPU model and method, for headers */
 	bool by_cgroup;			/* tasks are charged per cgroup */
+	const char *sysfs;		/* the sysfs root, for the collector too */
+};
+
+struct session {
+	struct cgroups cg;
+	struct startup st;
+	struct live live;
+	struct sample sample;		/* the last interval's deltas */
+	struct view view;		/* rows as the command line asks */
 };
 
 /*
- * Parse -e or discover TopDown, then open the live collector with the
- * first choice that works. Returns an exit code: EXIT_OK, EXIT_USAGE (bad
- * -e) or EXIT_RUNTIME, with a one-line message in *err*.
+ * What can be checked before privileges matter (-e, -p, -c), the cgroup
+ * tree when rows involve cgroups, and the view of the command line.
+ * Returns an exit code with a message in *err*: a mistake on the command
+ * line is a usage error, no cgroup v2 a runtime one. Close *s* either way.
  */
-int startup_open(struct startup *st, const struct options *o, const char *sysfs,
-		 bool by_cgroup, struct live *live, char *err, size_t errlen);
+int session__open(struct session *s, const struct options *o, const char *sysfs, char *err,
+		  size_t errlen);
+
+/*
+ * Check the privileges, install the signal handlers, and open the live
+ * collector with the first choice of events that works; then resolve -s
+ * against the events counted. Returns an exit code with a message in
+ * *err*: EXIT_USAGE for a bad -e or -s, else EXIT_RUNTIME.
+ */
+int session__start(struct session *s, const struct options *o, const char *sysfs, char *err,
+		   size_t errlen);
+
+void session__close(struct session *s);
+
+/* The fallback or caveat, to stderr, for the commands without a screen. */
+void session__print_notice(const struct session *s);
+
+/* Removed cgroups have had their last report: forget them. */
+void session__drop_gone_cgroups(struct session *s);
+
+/*
+ * Called with each interval's sample in s->sample: 0 to go on, 1 to stop
+ * (the reader went away, the work is done), -errno with a message.
+ */
+typedef int (*session_each_fn)(struct session *s, void *arg, char *err, size_t errlen);
+
+/*
+ * Drop privileges, take the baseline, then every o->delay_s hand a sample
+ * to *each* until a signal, o->iterations intervals or *each* stops it.
+ * An interrupted interval is still handed over. Returns an exit code.
+ */
+int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,
+		 char *err, size_t errlen);
+
+/* As session_each_fn, with the interval's rows in the command line's view. */
+typedef int (*session_emit_fn)(void *arg, const struct interval *iv, char *err, size_t errlen);
+
+/* session__run() for the commands that show rows: batch and the exporter. */
+int session__run_rows(struct session *s, const struct options *o, session_emit_fn emit,
+		      void *arg, char *err, size_t errlen);
+
+/*
+ * Loaded, counting, and the output opened: what is left to do needs far
+ * less than what got here. A failure is only told with *verbose*.
+ */
+void session_drop_privileges(bool verbose);
 
 #endif /* __TDTOP_STARTUP_H */

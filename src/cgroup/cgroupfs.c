@@ -12,9 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cgroup/cgroupfs.h"
+#include "util/errmsg.h"
+#include "util/fileio.h"
+#include "util/grow.h"
 
 #define MOUNTINFO_PATH "/proc/self/mountinfo"
-#define MOUNTINFO_MAX (16u << 20)
+/* the largest mountinfo read: 16 MiB or more is refused */
+#define MOUNTINFO_MAX ((16u << 20) - 1)
 
 /* ---- mountinfo ---- */
 
@@ -176,54 +180,6 @@ next:
 	return v1 ? CGROUP_EV1ONLY : CGROUP_ENOMOUNT;
 }
 
-/* /proc files report size 0, so read until EOF. */
-static int read_whole(const char *path, char **buf, size_t *len)
-{
-	size_t cap = 64 * 1024, n = 0;
-	char *b = NULL, *nb;
-	int fd, err = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t r;
-
-		if (!b || n == cap) {
-			if (b && cap >= MOUNTINFO_MAX) {
-				err = -EFBIG;
-				break;
-			}
-			if (b)
-				cap *= 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				err = -ENOMEM;
-				break;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			err = -errno;
-			break;
-		}
-		if (!r)
-			break;
-		n += r;
-	}
-	close(fd);
-	if (err) {
-		free(b);
-		return err;
-	}
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 int cgroup2_mount_from_mountinfo(const char *mountinfo_text_or_path, char *out, size_t outlen)
 {
 	const char *arg = mountinfo_text_or_path;
@@ -235,7 +191,7 @@ int cgroup2_mount_from_mountinfo(const char *mountinfo_text_or_path, char *out, 
 		return -EINVAL;
 	if (arg && (!*arg || strchr(arg, '\n') || (*arg >= '0' && *arg <= '9')))
 		return mount_from_text(arg, strlen(arg), out, outlen);
-	err = read_whole(arg ? arg : MOUNTINFO_PATH, &buf, &len);
+	err = read_whole_file(arg ? arg : MOUNTINFO_PATH, MOUNTINFO_MAX, &buf, &len);
 	if (err)
 		return err;
 	err = mount_from_text(buf, len, out, outlen);
@@ -278,10 +234,8 @@ static int resolve_fail(int ret, char *err, size_t errlen, const char *user_path
 	size_t n = strlen(user_path);
 	int shown = n > 200 ? 200 : (int)n;
 
-	if (err && errlen)
-		snprintf(err, errlen, "failed to resolve cgroup '%.*s%s': %s", shown, user_path,
-			 user_path[shown] ? "..." : "", why);
-	return ret;
+	return errmsg(err, errlen, ret, "failed to resolve cgroup '%.*s%s': %s", shown, user_path,
+		      user_path[shown] ? "..." : "", why);
 }
 
 /* "/a//./b/" -> "/a/b" in *rel*; "" for the root. */
@@ -436,15 +390,8 @@ static int walk_add(struct walk *w, unsigned long long id, unsigned long long pa
 		w->truncated = true;
 		return -E2BIG;
 	}
-	if (w->nr == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-
-		e = realloc(w->ents, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		w->ents = e;
-		w->cap = cap;
-	}
+	if (GROW(w->ents, w->cap, w->nr + 1, 64))
+		return -ENOMEM;
 	e = &w->ents[w->nr];
 	e->path = plen ? strndup(w->path, plen) : strdup("/");
 	if (!e->path)

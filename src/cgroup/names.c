@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cgroup/names.h"
 #include "util/format.h"
+#include "util/strutil.h"
 
 #define CONTAINER_ID_LEN 64
 #define ELLIPSIS_UTF8 "\xe2\x80\xa6"
@@ -37,13 +38,6 @@ struct label_ends {
 	const char *container;
 	const char *pod;
 };
-
-static bool ends_with(const char *s, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && !memcmp(s + n - k, suffix, k);
-}
 
 static bool starts_with(const char *s, size_t n, const char *prefix)
 {

@@ -5,17 +5,21 @@
  * out. Nothing is pinned, so everything goes away with the process.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "measure/collector.h"
+#include "pmu/readplan.h"
+#include "util/clock.h"
+#include "util/errmsg.h"
+#include "util/fileio.h"
 #include "tdtop.skel.h"
 
 /* A flush pass that took longer than twice the fastest one plus
@@ -32,6 +36,7 @@ struct collector {
 	struct event_list events;	/* what each CPU opens */
 	struct td_config parts;		/* nr_parts 0: every CPU opens every event */
 	struct pmu_cpus online;		/* CPUs whose events are open */
+	char online_path[PATH_MAX];	/* the sysfs list of online CPUs */
 	int stats_fd;		/* holds the kernel's BPF run-time stats on */
 	struct bpf_program *switch_prog;	/* the sched_switch program loaded */
 	struct change_list *changes;	/* the change lists, mapped */
@@ -45,22 +50,6 @@ static bool verbose_libbpf;
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	return verbose_libbpf ? vfprintf(stderr, fmt, ap) : 0;
-}
-
-static double now_s(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static int perf_event_open(struct perf_event_attr *attr, int cpu, int group_fd)
@@ -101,7 +90,7 @@ static void cpu_range(const struct collector *c, int cpu, int *lo, int *hi)
 	for (int p = 0; p < cfg->nr_parts && p < MAX_TD_PARTS; p++) {
 		const struct td_part *part = &cfg->parts[p];
 
-		if (part->all_cpus || pmu_cpus_has(&part->cpus, cpu)) {
+		if (part->all_cpus || pmu_cpus__has(&part->cpus, cpu)) {
 			*lo = part->ev_lo;
 			*hi = part->ev_hi;
 			return;
@@ -136,7 +125,7 @@ static int open_cpu(struct collector *c, int cpu, char *err, size_t errlen)
 
 		if (e->leader != i)
 			group_fd = c->fds[e->leader * c->ncpus + cpu];
-		event_to_attr(e, &attr);
+		event_spec__to_attr(e, &attr);
 		fd = perf_event_open(&attr, cpu, group_fd);
 		if (fd < 0 && errno == ENODEV) {
 			close_cpu(c, cpu);
@@ -145,17 +134,16 @@ static int open_cpu(struct collector *c, int cpu, char *err, size_t errlen)
 		if (fd < 0) {
 			int e_no = errno;
 
-			snprintf(err, errlen, "failed to open event '%s' on CPU %d: %s%s", e->name,
-				 cpu, strerror(e_no), open_hint(e_no));
-			return -e_no;
+			return errmsg(err, errlen, -e_no, "failed to open event '%s' on CPU %d: %s%s",
+				      e->name, cpu, strerror(e_no), open_hint(e_no));
 		}
 		c->fds[key] = fd;
 		if (bpf_map_update_elem(map_fd, &key, &fd, BPF_ANY)) {
 			int e_no = errno;
 
-			snprintf(err, errlen, "failed to add event '%s' on CPU %d to the BPF map: %s",
-				 e->name, cpu, strerror(e_no));
-			return -e_no;
+			return errmsg(err, errlen, -e_no,
+				      "failed to add event '%s' on CPU %d to the BPF map: %s", e->name,
+				      cpu, strerror(e_no));
 		}
 	}
 	c->online.bits[cpu / 64] |= 1ULL << (cpu % 64);
@@ -182,15 +170,12 @@ static void reopen_returned_cpus(struct collector *c)
 {
 	struct pmu_cpus now;
 	char buf[4096], err[256];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	bool ok = f && fgets(buf, sizeof(buf), f);
 
-	if (f)
-		fclose(f);
-	if (!ok || pmu_cpulist_parse(buf, &now, err, sizeof(err)))
+	if (read_small_file(c->online_path, buf, sizeof(buf)) <= 0 ||
+	    pmu_cpulist_parse(buf, &now, err, sizeof(err)))
 		return;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
-		bool was = pmu_cpus_has(&c->online, cpu), is = pmu_cpus_has(&now, cpu);
+		bool was = pmu_cpus__has(&c->online, cpu), is = pmu_cpus__has(&now, cpu);
 
 		if (is && !was) {
 			close_cpu(c, cpu);
@@ -222,21 +207,32 @@ static int init_cpu_states(struct collector *c)
 	return bpf_map_update_elem(bpf_map__fd(c->skel->maps.cpu_states), &zero, cs, BPF_ANY);
 }
 
+/* The switch program's settings for reading each event, from the plan. */
+static void set_reads(struct tdtop_bpf__rodata *ro, const struct read_plan *plan)
+{
+	ro->clock_event = plan->clock >= 0 ? (__u32)plan->clock : MAX_EVENTS;
+	for (int i = 0; i < plan->nr; i++) {
+		const struct event_read *r = &plan->ev[i];
+
+		if (r->always_on)
+			ro->always_on |= 1u << i;
+		if (r->how == READ_MEMORY && r->via == i)
+			ro->in_memory |= 1u << i;
+		if (r->how == READ_MEMORY && r->via != i) {
+			ro->group_member |= 1u << i;
+			ro->member_leader[i] = r->via;
+		}
+	}
+}
+
 /* Open and load the BPF object with one of the two switch programs. */
 static int load_skel(struct collector *c, const struct collector_opts *opts, bool mem)
 {
-	__u32 always_on = 0, in_memory = 0, clock_event = MAX_EVENTS;
+	struct read_plan plan;
 	int ret;
 
-	for (int i = 0; i < c->nr_events; i++) {
-		if (opts->events->ev[i].type == PERF_TYPE_SOFTWARE)
-			always_on |= 1u << i;
-		if (event_counts_in_place(&opts->events->ev[i]))
-			in_memory |= 1u << i;
-		if (clock_event == MAX_EVENTS && event_is_cpu_clock(&opts->events->ev[i]))
-			clock_event = i;
-	}
-	if (mem && !in_memory)
+	read_plan__build(&plan, opts->events, opts->parts, mem);
+	if (mem && !read_plan__uses_memory(&plan))
 		return -ENOTSUP;	/* nothing to gain */
 	tdtop_bpf__destroy(c->skel);
 	c->skel = tdtop_bpf__open();
@@ -245,9 +241,7 @@ static int load_skel(struct collector *c, const struct collector_opts *opts, boo
 	c->skel->rodata->nr_cpus = c->ncpus;
 	c->skel->rodata->nr_counters = nr_counters(c);
 	c->skel->rodata->by_cgroup = opts->by_cgroup;
-	c->skel->rodata->always_on = always_on;
-	c->skel->rodata->in_memory = in_memory;
-	c->skel->rodata->clock_event = clock_event;
+	set_reads(c->skel->rodata, &plan);
 	bpf_map__set_max_entries(c->skel->maps.counters, nr_counters(c));
 	bpf_map__set_max_entries(c->skel->maps.tasks, opts->max_tasks);
 	bpf_program__set_autoload(c->skel->progs.on_switch, !mem);
@@ -285,24 +279,25 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	libbpf_set_print(libbpf_print);
 
 	c = calloc(1, sizeof(*c));
-	if (!c) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!c)
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
 	c->stats_fd = -1;
 	c->nr_events = opts->events->nr;
+	if ((size_t)snprintf(c->online_path, sizeof(c->online_path), "%s/devices/system/cpu/online",
+			     opts->sysfs ? opts->sysfs : "/sys") >= sizeof(c->online_path)) {
+		ret = errmsg(err, errlen, -ENAMETOOLONG, "sysfs root is too long: %s", opts->sysfs);
+		goto fail;
+	}
 	c->ncpus = libbpf_num_possible_cpus();
 	if (c->ncpus <= 0 || c->ncpus > MAX_CPUS) {
-		snprintf(err, errlen, "failed to count possible CPUs");
-		ret = -EINVAL;
+		ret = errmsg(err, errlen, -EINVAL, "failed to count possible CPUs");
 		goto fail;
 	}
 	/* per-CPU map values are padded to 8 bytes per CPU */
 	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
 	c->fds = malloc(sizeof(int) * nr_counters(c));
 	if (!c->percpu_buf || !c->fds) {
-		snprintf(err, errlen, "out of memory");
-		ret = -ENOMEM;
+		ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	for (int i = 0; i < c->nr_events * c->ncpus; i++)
@@ -317,10 +312,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 		ret = load_skel(c, opts, false);
 	}
 	if (ret) {
-		snprintf(err, errlen, "failed to load BPF program: %s%s", strerror(-ret),
-			 ret == -EPERM || ret == -EACCES
-				 ? " (needs root, or CAP_BPF and CAP_PERFMON)"
-				 : " (run with -v for the verifier log)");
+		errmsg(err, errlen, ret, "failed to load BPF program: %s%s", strerror(-ret),
+		       ret == -EPERM || ret == -EACCES ? " (needs root, or CAP_BPF and CAP_PERFMON)"
+						       : " (run with -v for the verifier log)");
 		goto fail;
 	}
 	c->events = *opts->events;
@@ -329,20 +323,19 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	ret = open_counters(c, err, errlen);
 	if (ret)
 		goto fail;
-	ret = init_cpu_states(c);
-	if (ret) {
+	if (init_cpu_states(c)) {
 		ret = -errno;
-		snprintf(err, errlen, "failed to initialise per-CPU state: %s", strerror(errno));
+		errmsg(err, errlen, ret, "failed to initialise per-CPU state: %s", strerror(-ret));
 		goto fail;
 	}
 	ret = map_changes(c);
 	if (ret) {
-		snprintf(err, errlen, "failed to map the change lists: %s", strerror(-ret));
+		errmsg(err, errlen, ret, "failed to map the change lists: %s", strerror(-ret));
 		goto fail;
 	}
 	ret = tdtop_bpf__attach(c->skel);
 	if (ret) {
-		snprintf(err, errlen, "failed to attach to sched_switch: %s", strerror(-ret));
+		errmsg(err, errlen, ret, "failed to attach to sched_switch: %s", strerror(-ret));
 		goto fail;
 	}
 	*out = c;
@@ -503,7 +496,7 @@ int collector__snapshot(struct collector *c, struct snapshot *snap)
 	snap->half = c->skel->bss->epoch & 1;
 	__atomic_store_n(&c->skel->bss->epoch, c->skel->bss->epoch + 1, __ATOMIC_SEQ_CST);
 	snap->flip_ns = mono_ns();
-	snap->real_s = now_s(CLOCK_REALTIME);
+	snap->real_s = clock_s(CLOCK_REALTIME);
 	flush_cpus(c);
 	snap->mono_s = snap->flip_ns / 1e9;
 	ret = read_cpu_states(c, snap);

@@ -17,6 +17,7 @@ struct collector;
 
 struct collector_opts {
 	const struct event_list *events;
+	const char *sysfs;	/* the sysfs root ("/sys", or TDTOP_SYSFS); NULL: "/sys" */
 	/* NULL: every CPU reads every event; else each CPU reads the event
 	 * range of the part whose PMU covers it (hybrid core types) */
 	const struct td_config *parts;

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The live sample stream over the collector: each snapshot turned into the
+ * interval's deltas, tdtop's own cost measured, and tasks whose end the
+ * kernel never reported found and ended.
+ */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include "measure/live.h"
+#include "util/clock.h"
+#include "util/errmsg.h"
 
 /* The initial PID namespace's inode number (PROC_PID_INIT_INO). */
 #define INIT_PID_NS_INO 0xEFFFFFFCU
@@ -15,21 +21,13 @@
  * even. */
 #define SWEEP_EVERY 10
 
-static double clock_s(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The BPF cost is sampled one interval in this many. */
 #define STATS_EVERY 10
 
 /* tdtop's own cost: kernel side per switch (sampled), and its CPU use. */
 static void measure_self(struct live *l)
 {
-	double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID), now = clock_s(CLOCK_MONOTONIC);
+	double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID), now = mono_s();
 	__u64 ns, runs;
 
 	l->self_cpu_pct = l->mono_s > 0 && now > l->mono_s
@@ -70,7 +68,7 @@ static int sweep_dead(struct live *l)
 	 * reaped may still be making its last switch, whose charge must land
 	 * before its entry is freed.
 	 */
-	__u64 now = (__u64)(clock_s(CLOCK_MONOTONIC) * 1e9);
+	__u64 now = mono_ns();
 
 	for (size_t i = 0; i < t->nr; i++) {
 		if (t->tasks[i].key.tid % SWEEP_EVERY != phase || tracker__val(t, i)->exited)
@@ -101,22 +99,16 @@ int live__next(struct live *l, struct sample *out, char *err, size_t errlen)
 {
 	int ret = collector__snapshot(l->col, &l->snap);
 
-	if (ret) {
-		snprintf(err, errlen, "failed to read the BPF maps: %s", strerror(-ret));
-		return -1;
-	}
+	if (ret)
+		return errmsg(err, errlen, -1, "failed to read the BPF maps: %s", strerror(-ret));
 	ret = tracker__update(&l->tracker, &l->snap, collector__ncpus(l->col), out);
-	if (ret < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (ret < 0)
+		return errmsg(err, errlen, -1, "out of memory");
 	/* reported for the last time: free their kernel entries */
 	collector__forget(l->col, l->tracker.gone, l->tracker.nr_gone);
 	measure_self(l);
-	if (sweep_dead(l)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (sweep_dead(l))
+		return errmsg(err, errlen, -1, "out of memory");
 	return ret;
 }
 

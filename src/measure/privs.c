@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Capabilities: whether this process may load and count, and dropping all
+ * but the few the live loop still needs once everything is open.
+ */
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>

@@ -1,28 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Room in a snapshot's task arrays, which every read of the maps reuses. */
 #include <errno.h>
 #include <stdlib.h>
 #include "measure/snapshot.h"
+#include "util/grow.h"
 
 int snapshot__reserve(struct snapshot *s, size_t n)
 {
-	size_t cap = s->cap ? s->cap : 256;
-	struct task_key *k;
-	struct task_val *v;
+	/* keys and vals share s->cap: it moves once both have grown */
+	size_t keys_cap = s->cap;
 
-	if (n <= s->cap)
-		return 0;
-	while (cap < n)
-		cap *= 2;
-	k = realloc(s->keys, cap * sizeof(*k));
-	if (!k)
+	if (GROW(s->keys, keys_cap, n, 256))
 		return -ENOMEM;
-	s->keys = k;
-	v = realloc(s->vals, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	s->vals = v;
-	s->cap = cap;
-	return 0;
+	return GROW(s->vals, s->cap, n, 256);
 }
 
 void snapshot__free(struct snapshot *s)

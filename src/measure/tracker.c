@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure/tracker.h"
+#include "util/grow.h"
 
 static int key_cmp(const struct task_key *a, const struct task_key *b)
 {
@@ -109,59 +110,32 @@ static int emit(struct sample *out, const struct task_key *k, const struct task_
 
 #define DEAD SIZE_MAX	/* the slot of a task dropped from the list */
 
-/* A capacity of at least need, doubling. */
-static size_t grown(size_t cap, size_t need)
+#define MIN_CAP 64
+
+/*
+ * Grow two arrays (their pointers at pa, pb) sharing *cap to hold need:
+ * both get the same size, and *cap moves once both have it.
+ */
+static int grow2(void *pa, size_t asize, void *pb, size_t bsize, size_t *cap, size_t need)
 {
-	size_t n = cap ? cap : 64;
+	size_t acap = *cap;
 
-	while (n < need)
-		n *= 2;
-	return n;
-}
-
-/* Resize the array whose pointer is at pp to n elements of size bytes.
- * The pointer is copied, not cast, so any element type will do. */
-static int resize(void *pp, size_t n, size_t size)
-{
-	void *p;
-
-	memcpy(&p, pp, sizeof(p));
-	p = realloc(p, n * size);
-	if (!p)
+	if (grow(pa, &acap, need, asize, MIN_CAP))
 		return -ENOMEM;
-	memcpy(pp, &p, sizeof(p));
-	return 0;
-}
-
-/* Grow two arrays (their pointers at pa, pb) sharing *cap to hold need. */
-static int reserve2(void *pa, size_t asize, void *pb, size_t bsize, size_t *cap, size_t need)
-{
-	size_t n = grown(*cap, need);
-
-	if (need <= *cap)
-		return 0;
-	if (resize(pa, n, asize) || resize(pb, n, bsize))
-		return -ENOMEM;
-	*cap = n;
-	return 0;
+	return grow(pb, cap, need, bsize, MIN_CAP);
 }
 
 static int add_key(struct task_key **list, size_t *nr, size_t *cap, const struct task_key *k)
 {
-	if (*nr == *cap) {
-		size_t n = grown(*cap, *nr + 1);
-
-		if (resize(list, n, sizeof(**list)))
-			return -ENOMEM;
-		*cap = n;
-	}
+	if (GROW(*list, *cap, *nr + 1, MIN_CAP))
+		return -ENOMEM;
 	(*list)[(*nr)++] = *k;
 	return 0;
 }
 
 static int add_gone(struct tracker *t, const struct task_key *k, __u64 exit_ns)
 {
-	if (reserve2(&t->gone, sizeof(*t->gone), &t->gone_exit, sizeof(*t->gone_exit),
+	if (grow2(&t->gone, sizeof(*t->gone), &t->gone_exit, sizeof(*t->gone_exit),
 		     &t->gone_cap, t->nr_gone + 1))
 		return -ENOMEM;
 	t->gone_exit[t->nr_gone] = exit_ns;
@@ -175,7 +149,7 @@ static size_t new_slot(struct tracker *t)
 {
 	if (t->nr_free)
 		return t->free_slots[--t->nr_free];
-	if (reserve2(&t->vals, sizeof(*t->vals), &t->free_slots, sizeof(*t->free_slots),
+	if (grow2(&t->vals, sizeof(*t->vals), &t->free_slots, sizeof(*t->free_slots),
 		     &t->vals_cap, t->vals_used + 1))
 		return SIZE_MAX;
 	return t->vals_used++;
@@ -383,9 +357,9 @@ int tracker__update(struct tracker *t, const struct snapshot *cur, int ncpus, st
 
 	out->nr = 0;
 	t->nr_gone = 0;
-	if (reserve2(&t->tasks, sizeof(*t->tasks), &t->spare, sizeof(*t->spare), &t->cap,
+	if (grow2(&t->tasks, sizeof(*t->tasks), &t->spare, sizeof(*t->spare), &t->cap,
 		     t->nr + cur->nr) ||
-	    reserve2(&t->order, sizeof(*t->order), &t->added, sizeof(*t->added), &t->scratch_cap,
+	    grow2(&t->order, sizeof(*t->order), &t->added, sizeof(*t->added), &t->scratch_cap,
 		     cur->nr))
 		return -ENOMEM;
 	for (size_t k = 0; k < cur->nr; k++)

@@ -85,23 +85,17 @@ int td_discover(const char *sysfs_root, int want_level, struct td_discovery *d, 
 		size_t errlen);
 
 /* --list: CPU, PMUs, method, every event with its attr, levels, SMT, notes. */
-void td_discovery_print(const struct td_discovery *d, FILE *f);
+void td_discovery__print(const struct td_discovery *d, FILE *f);
 
 /*
  * Why opening the TopDown events failed with *errnum* (a positive errno)
  * on the machine *d* describes, as one sentence for the user, e.g. that a
  * VM lists PERF_METRICS events but does not virtualise them. Returns buf.
  */
-const char *td_open_failure_reason(const struct td_discovery *d, int errnum, char *buf,
-				   size_t len);
-
-/* Stable names: "slots", "retiring", ..., "?" out of range. */
-const char *td_role_name(int role);
-
-/* The inverse: an enum td_role, or TD_NO_ROLE for an unknown name. */
-int td_role_from_name(const char *name);
+const char *td_discovery__open_failure_reason(const struct td_discovery *d, int errnum,
+					      char *buf, size_t len);
 
 /* Fill the scale array metrics_compute() takes from the discovered events. */
-void td_discovery_scales(const struct td_discovery *d, double scale[MAX_EVENTS]);
+void td_discovery__scales(const struct td_discovery *d, double scale[MAX_EVENTS]);
 
 #endif /* __TDTOP_DISCOVER_H */

@@ -78,7 +78,8 @@ static int parse_raw(const char *name, struct event_spec *e, char *err, size_t e
 		char c = tolower((unsigned char)name[i]);
 
 		if (v >> 60)
-			return errmsg(err, errlen, -1, "raw event '%s' does not fit in 64 bits", name);
+			return errmsg(err, errlen, -1, "raw event '%s' does not fit in 64 bits",
+				      name);
 		v = v << 4 | (__u64)(isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
 	}
 	spec_init(e, name, PERF_TYPE_RAW);
@@ -90,17 +91,13 @@ static int parse_raw(const char *name, struct event_spec *e, char *err, size_t e
 static void pmu_hint(const char *root, const char *name, char *buf, size_t len)
 {
 	char **pmus;
-	char alias[8];
 
 	buf[0] = '\0';
 	if (!pmu_name_valid(name))
 		return;
 	pmus = pmu_list(root);
 	for (char **p = pmus; p && *p; p++) {
-		/* A too-long alias (-E2BIG) still proves the file exists. */
-		int ret = pmu_read_alias(root, *p, name, alias, sizeof(alias), NULL, 0);
-
-		if (!ret || ret == -E2BIG) {
+		if (pmu_has_alias(root, *p, name)) {
 			snprintf(buf, len, "%s/%s/", *p, name);
 			break;
 		}
@@ -126,7 +123,8 @@ static int apply_alias(const char *root, const char *pmu, const char *alias,
 		return errmsg(err, errlen, -1, "%s", msg);
 	nr = pmu_terms_parse(str, terms, PMU_MAX_TERMS, msg, sizeof(msg));
 	if (nr < 0)
-		return errmsg(err, errlen, -1, "bad sysfs alias %s/%s/ '%s': %s", pmu, alias, str, msg);
+		return errmsg(err, errlen, -1, "bad sysfs alias %s/%s/ '%s': %s", pmu, alias, str,
+			      msg);
 	for (int i = 0; i < nr; i++) {
 		bool given = false;
 
@@ -136,8 +134,8 @@ static int apply_alias(const char *root, const char *pmu, const char *alias,
 			given |= user[j].has_val && !strcmp(user[j].name, terms[i].name);
 		if (!given)
 			return errmsg(err, errlen, -1,
-				    "%s/%s/ needs a value for '%s' ('%s'); write %s/%s,%s=N/", pmu,
-				    alias, terms[i].name, str, pmu, alias, terms[i].name);
+				      "%s/%s/ needs a value for '%s' ('%s'); write %s/%s,%s=N/",
+				      pmu, alias, terms[i].name, str, pmu, alias, terms[i].name);
 		/* Drop it: the user's term sets the field. */
 		memmove(&terms[i], &terms[i + 1], (nr - i - 1) * sizeof(terms[0]));
 		nr--;
@@ -174,15 +172,16 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 		return errmsg(err, errlen, -1, "unexpected '/' in '%s'", name);
 	if (s2[1])
 		return errmsg(err, errlen, -1, "modifiers ('%s') are not supported in '%s'", s2 + 1,
-			    name);
+			      name);
 	if (s2 == s1 + 1)
-		return errmsg(err, errlen, -1, "no event or terms between the slashes in '%s'", name);
+		return errmsg(err, errlen, -1, "no event or terms between the slashes in '%s'",
+			      name);
 	memcpy(body, s1 + 1, s2 - s1 - 1);
 	body[s2 - s1 - 1] = '\0';
 
 	if (!pmu_exists(root, pmu))
-		return errmsg(err, errlen, -1, "unknown PMU '%s' in '%s' (see tdtop --list-events)", pmu,
-			    name);
+		return errmsg(err, errlen, -1, "unknown PMU '%s' in '%s' (see tdtop --list-events)",
+			      pmu, name);
 	if (pmu_read_type(root, pmu, &type, msg, sizeof(msg)))
 		return errmsg(err, errlen, -1, "%s", msg);
 
@@ -192,17 +191,11 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 
 	/* A bare word naming an events/ file is the alias; perf's rule too. */
 	for (int i = 0; i < nr; i++) {
-		char tmp[8];
-		int ret;
-
-		if (terms[i].has_val)
-			continue;
-		ret = pmu_read_alias(root, pmu, terms[i].name, tmp, sizeof(tmp), NULL, 0);
-		if (ret && ret != -E2BIG)
+		if (terms[i].has_val || !pmu_has_alias(root, pmu, terms[i].name))
 			continue;
 		if (alias)
 			return errmsg(err, errlen, -1, "'%s' names two events: '%s' and '%s'", name,
-				    alias->name, terms[i].name);
+				      alias->name, terms[i].name);
 		alias = &terms[i];
 	}
 
@@ -253,7 +246,7 @@ static int resolve(const char *root, const char *name, struct event_spec *e, cha
 		return ret;
 	if (strchr(name, ':'))
 		return errmsg(err, errlen, -1,
-			    "unknown event '%s': modifiers such as ':u' are not supported", name);
+			      "unknown event '%s': modifiers such as ':u' are not supported", name);
 	pmu_hint(root, name, hint, sizeof(hint));
 	if (hint[0])
 		return errmsg(err, errlen, -1, "unknown event '%s' (did you mean %s?)", name, hint);
@@ -270,8 +263,8 @@ static int check_duplicate(const struct event_list *out, const struct event_spec
 			return errmsg(err, errlen, -1, "event '%s' is listed twice", e->name);
 		if (o->type == e->type && o->config == e->config && o->config1 == e->config1 &&
 		    o->config2 == e->config2)
-			return errmsg(err, errlen, -1, "events '%s' and '%s' are the same event", o->name,
-				    e->name);
+			return errmsg(err, errlen, -1, "events '%s' and '%s' are the same event",
+				      o->name, e->name);
 	}
 	return 0;
 }
@@ -331,17 +324,17 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 		idx++;
 		trim(&s, &n);
 		if (!n)
-			return errmsg(err, errlen, -1, "empty event (element %d) in list '%.64s'", idx,
-				    list);
+			return errmsg(err, errlen, -1, "empty event (element %d) in list '%.64s'",
+				      idx, list);
 		if (n >= sizeof(name))
 			return errmsg(err, errlen, -1,
-				    "event '%.24s...' is too long (at most %d characters)", s,
-				    EVENT_NAME_LEN - 1);
+				      "event '%.24s...' is too long (at most %d characters)", s,
+				      EVENT_NAME_LEN - 1);
 		memcpy(name, s, n);
 		name[n] = '\0';
 		if (out->nr == MAX_EVENTS)
 			return errmsg(err, errlen, -1, "too many events: at most %d can be counted",
-				    MAX_EVENTS);
+				      MAX_EVENTS);
 		if (resolve(sysfs_root, name, &e, err, errlen))
 			return -1;
 		if (check_duplicate(out, &e, err, errlen))
@@ -353,7 +346,7 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 	return 0;
 }
 
-bool event_counts_in_place(const struct event_spec *e)
+bool event_spec__counts_in_place(const struct event_spec *e)
 {
 	if (e->type != PERF_TYPE_SOFTWARE)
 		return false;
@@ -369,12 +362,12 @@ bool event_counts_in_place(const struct event_spec *e)
 	}
 }
 
-bool event_is_cpu_clock(const struct event_spec *e)
+bool event_spec__is_cpu_clock(const struct event_spec *e)
 {
 	return e->type == PERF_TYPE_SOFTWARE && e->config == PERF_COUNT_SW_CPU_CLOCK;
 }
 
-void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr)
+void event_spec__to_attr(const struct event_spec *e, struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);

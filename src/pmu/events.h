@@ -42,18 +42,18 @@ int events_parse(const char *sysfs_root, const char *list, struct event_list *ou
 		 char *err, size_t errlen);
 
 /* The counting attr for one event: no sampling, inherit 0, enabled. */
-void event_to_attr(const struct event_spec *e, struct perf_event_attr *attr);
+void event_spec__to_attr(const struct event_spec *e, struct perf_event_attr *attr);
 
 /*
  * Whether the kernel adds to the event's count where it happens (faults,
  * switches, migrations), so that the count in memory is always current;
  * the clocks and hardware counters are only brought up to date by a read.
  */
-bool event_counts_in_place(const struct event_spec *e);
+bool event_spec__counts_in_place(const struct event_spec *e);
 
 /* cpu-clock: on a CPU, its count is that CPU's time in ns, so it can time
  * the slices itself instead of a second clock read. */
-bool event_is_cpu_clock(const struct event_spec *e);
+bool event_spec__is_cpu_clock(const struct event_spec *e);
 
 /* --list-events: every name events_parse() accepts on this machine. */
 void events_print_list(const char *sysfs_root, FILE *out);

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -18,6 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/errmsg.h"
+#include "util/fileio.h"
+#include "util/grow.h"
+#include "util/strutil.h"
 #include "pmu/pmu.h"
 
 #define DEVICES_DIR "bus/event_source/devices"
@@ -118,28 +120,30 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 	}
 	if (field < 0)
 		return errmsg(err, errlen, -EINVAL,
-			    "bad format '%s': field is not config, config1 or config2", s);
+			      "bad format '%s': field is not config, config1 or config2", s);
 
 	for (p = colon + 1;;) {
 		__u64 lo, hi;
 		int ret = parse_dec(&p, 1000, &lo);
 
 		if (ret == -EINVAL)
-			return errmsg(err, errlen, ret, "bad format '%s': expected a bit number", s);
+			return errmsg(err, errlen, ret, "bad format '%s': expected a bit number",
+				      s);
 		hi = lo;
 		if (!ret && *p == '-') {
 			p++;
 			ret = parse_dec(&p, 1000, &hi);
 			if (ret == -EINVAL)
 				return errmsg(err, errlen, ret,
-					    "bad format '%s': expected a bit number", s);
+					      "bad format '%s': expected a bit number", s);
 		}
 		if (ret || lo > 63 || hi > 63)
-			return errmsg(err, errlen, -ERANGE, "bad format '%s': bits must be 0-63", s);
+			return errmsg(err, errlen, -ERANGE, "bad format '%s': bits must be 0-63",
+				      s);
 		if (lo > hi)
 			return errmsg(err, errlen, -EINVAL,
-				    "bad format '%s': range %llu-%llu is reversed", s,
-				    (unsigned long long)lo, (unsigned long long)hi);
+				      "bad format '%s': range %llu-%llu is reversed", s,
+				      (unsigned long long)lo, (unsigned long long)hi);
 		for (__u64 b = lo; b <= hi; b++)
 			mask |= 1ULL << b;
 		if (!*p)
@@ -153,15 +157,15 @@ int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errl
 	return 0;
 }
 
-int pmu_format_width(const struct pmu_format *f)
+int pmu_format__width(const struct pmu_format *f)
 {
 	return __builtin_popcountll(f->mask);
 }
 
-int pmu_format_apply(const struct pmu_format *f, const char *term, __u64 val,
+int pmu_format__apply(const struct pmu_format *f, const char *term, __u64 val,
 		     __u64 cfg[NR_PMU_FIELDS], char *err, size_t errlen)
 {
-	int width = pmu_format_width(f);
+	int width = pmu_format__width(f);
 	__u64 out = 0;
 	int vbit = 0;
 
@@ -169,9 +173,9 @@ int pmu_format_apply(const struct pmu_format *f, const char *term, __u64 val,
 		return errmsg(err, errlen, -EINVAL, "term '%s' has an empty format", term);
 	if (width < 64 && val >> width)
 		return errmsg(err, errlen, -ERANGE,
-			    "value %#llx does not fit term '%s' (%d bits, max %#llx)",
-			    (unsigned long long)val, term, width,
-			    (unsigned long long)((1ULL << width) - 1));
+			      "value %#llx does not fit term '%s' (%d bits, max %#llx)",
+			      (unsigned long long)val, term, width,
+			      (unsigned long long)((1ULL << width) - 1));
 	for (int b = 0; b < 64; b++) {
 		if (!(f->mask >> b & 1))
 			continue;
@@ -204,8 +208,8 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 		return errmsg(err, errlen, -EINVAL, "term name '%.*s...' is too long", 16, s);
 	for (size_t i = 0; i < nlen; i++)
 		if (!term_char(s[i]))
-			return errmsg(err, errlen, -EINVAL, "bad character in term '%.*s'", (int)len,
-				    s);
+			return errmsg(err, errlen, -EINVAL, "bad character in term '%.*s'",
+				      (int)len, s);
 	if (s[0] == '.')
 		return errmsg(err, errlen, -EINVAL, "bad term name '%.*s'", (int)nlen, s);
 	memcpy(t->name, s, nlen);
@@ -230,7 +234,7 @@ static int term_parse(const char *s, size_t len, struct pmu_term *t, char *err, 
 	ret = pmu_parse_u64(val, &t->val);
 	if (ret == -ERANGE)
 		return errmsg(err, errlen, ret, "value '%s' of term '%s' does not fit in 64 bits",
-			    val, t->name);
+			      val, t->name);
 	if (ret)
 		return errmsg(err, errlen, ret, "bad value '%s' for term '%s'", val, t->name);
 	return 0;
@@ -263,7 +267,7 @@ int pmu_terms_parse(const char *s, struct pmu_term *terms, int max, char *err, s
 
 static void cpus_set(struct pmu_cpus *cpus, int cpu)
 {
-	if (!pmu_cpus_has(cpus, cpu)) {
+	if (!pmu_cpus__has(cpus, cpu)) {
 		cpus->bits[cpu / 64] |= 1ULL << (cpu % 64);
 		cpus->nr++;
 	}
@@ -290,24 +294,48 @@ int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t er
 			ret = parse_dec(&p, UINT64_MAX, &hi);
 		}
 		if (ret == -EINVAL)
-			return errmsg(err, errlen, ret, "bad CPU list '%.*s': expected a CPU number",
-				    (int)len, s);
+			return errmsg(err, errlen, ret,
+				      "bad CPU list '%.*s': expected a CPU number", (int)len, s);
 		if (ret || lo >= MAX_CPUS || hi >= MAX_CPUS)
 			return errmsg(err, errlen, -ERANGE,
-				    "bad CPU list '%.*s': CPUs must be below %d", (int)len, s,
-				    MAX_CPUS);
+				      "bad CPU list '%.*s': CPUs must be below %d", (int)len, s,
+				      MAX_CPUS);
 		if (lo > hi)
 			return errmsg(err, errlen, -EINVAL,
-				    "bad CPU list '%.*s': range %llu-%llu is reversed", (int)len, s,
-				    (unsigned long long)lo, (unsigned long long)hi);
+				      "bad CPU list '%.*s': range %llu-%llu is reversed", (int)len,
+				      s, (unsigned long long)lo, (unsigned long long)hi);
 		for (__u64 c = lo; c <= hi; c++)
 			cpus_set(cpus, (int)c);
 		if ((size_t)(p - s) == len)
 			return 0;
 		if (*p != ',')
 			return errmsg(err, errlen, -EINVAL, "bad CPU list '%.*s': junk at '%.*s'",
-				    (int)len, s, (int)(len - (p - s)), p);
+				      (int)len, s, (int)(len - (p - s)), p);
 		p++;
+	}
+}
+
+void pmu_cpus__format(const struct pmu_cpus *cpus, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < MAX_CPUS; c++) {
+		int e = c;
+
+		if (!pmu_cpus__has(cpus, c))
+			continue;
+		while (e + 1 < MAX_CPUS && pmu_cpus__has(cpus, e + 1))
+			e++;
+		if (used < len) {
+			if (e == c)
+				used += snprintf(buf + used, len - used, "%s%d", used ? "," : "",
+						 c);
+			else
+				used += snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "",
+						 c, e);
+		}
+		c = e;
 	}
 }
 
@@ -324,57 +352,25 @@ static int pmu_path(char *buf, size_t len, const char *root, const char *pmu, co
 	n = snprintf(buf, len, "%s/" DEVICES_DIR "/%s%s%s%s%s%s", root, pmu, sub ? "/" : "",
 		     sub ? sub : "", name ? "/" : "", name ? name : "", suffix ? suffix : "");
 	if (n < 0 || (size_t)n >= len)
-		return errmsg(err, errlen, -ENAMETOOLONG, "sysfs path under '%s' is too long", root);
+		return errmsg(err, errlen, -ENAMETOOLONG, "sysfs path under '%s' is too long",
+			      root);
 	return 0;
 }
 
-/*
- * Read a whole small file into *buf* and strip trailing whitespace: a
- * file that does not fit is an error rather than silently cut, and so is
- * a NUL byte, which no sysfs attribute contains.
- */
+/* read_small_file() with the failure said in *err*: a file that does not fit
+ * is an error rather than silently cut, and so is a NUL byte. */
 static int read_file(const char *path, char *buf, size_t len, char *err, size_t errlen)
 {
-	size_t n = 0;
-	int fd, ret = 0;
+	ssize_t n = read_small_file(path, buf, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		return errmsg(err, errlen, ret, "failed to open %s: %s", path, strerror(errno));
-	}
-	for (;;) {
-		char extra;
-		ssize_t r;
-
-		if (n == len - 1)
-			r = read(fd, &extra, 1);
-		else
-			r = read(fd, buf + n, len - 1 - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			errmsg(err, errlen, ret, "failed to read %s: %s", path, strerror(errno));
-			break;
-		}
-		if (!r)
-			break;
-		if (n == len - 1) {
-			ret = errmsg(err, errlen, -E2BIG, "failed to read %s: longer than %zu bytes",
-				   path, len - 1);
-			break;
-		}
-		n += r;
-	}
-	close(fd);
-	if (ret)
-		return ret;
-	if (memchr(buf, '\0', n))
+	if (n == -E2BIG)
+		return errmsg(err, errlen, -E2BIG, "failed to read %s: longer than %zu bytes", path,
+			      len - 1);
+	if (n == -EILSEQ)
 		return errmsg(err, errlen, -EINVAL, "failed to read %s: binary content", path);
-	while (n && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
+	if (n < 0)
+		return errmsg(err, errlen, (int)n, "failed to read %s: %s", path,
+			      strerror((int)-n));
 	return 0;
 }
 
@@ -384,7 +380,7 @@ static int check_printable(const char *path, const char *s, char *err, size_t er
 	for (; *s; s++)
 		if (!isprint((unsigned char)*s))
 			return errmsg(err, errlen, -EINVAL,
-				    "bad content in %s: unprintable character", path);
+				      "bad content in %s: unprintable character", path);
 	return 0;
 }
 
@@ -425,7 +421,7 @@ int pmu_read_type(const char *root, const char *pmu, __u32 *type, char *err, siz
 	ret = parse_dec(&p, UINT32_MAX, &v);
 	if (ret || *p)
 		return errmsg(err, errlen, ret == -ERANGE ? ret : -EINVAL,
-			    "bad type '%s' for PMU '%s'", buf, pmu);
+			      "bad type '%s' for PMU '%s'", buf, pmu);
 	*type = (__u32)v;
 	return 0;
 }
@@ -450,6 +446,31 @@ int pmu_read_alias(const char *root, const char *pmu, const char *event, char *b
 		   char *err, size_t errlen)
 {
 	return read_pmu_file(root, pmu, "events", event, NULL, buf, buflen, err, errlen);
+}
+
+bool pmu_has_alias(const char *root, const char *pmu, const char *event)
+{
+	char buf[8];
+	int ret = pmu_read_alias(root, pmu, event, buf, sizeof(buf), NULL, 0);
+
+	/* a value too long for buf still proves the file is there */
+	return !ret || ret == -E2BIG;
+}
+
+bool pmu_has_aliases(const char *root, const char *pmu, const char *const *events, int n,
+		     char *missing, size_t len)
+{
+	size_t used = 0;
+
+	missing[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (pmu_has_alias(root, pmu, events[i]))
+			continue;
+		if (used < len)
+			used += snprintf(missing + used, len - used, "%s%s", used ? ", " : "",
+					 events[i]);
+	}
+	return !missing[0];
 }
 
 static locale_t c_locale(void)
@@ -502,7 +523,7 @@ int pmu_read_unit(const char *root, const char *pmu, const char *event, char *un
 		return ret;
 	if (strlen(buf) >= unitlen)
 		return errmsg(err, errlen, -E2BIG, "unit '%s' of %s/%s/ is too long (max %zu)", buf,
-			    pmu, event, unitlen ? unitlen - 1 : 0);
+			      pmu, event, unitlen ? unitlen - 1 : 0);
 	strcpy(unit, buf);
 	return 0;
 }
@@ -518,8 +539,8 @@ int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char
 
 	buf = malloc(CPULIST_FILE_LEN);
 	if (!buf)
-		return errmsg(err, errlen, -ENOMEM, "failed to read CPUs of PMU '%s': out of memory",
-			    pmu);
+		return errmsg(err, errlen, -ENOMEM,
+			      "failed to read CPUs of PMU '%s': out of memory", pmu);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ret == -ENOENT; i++) {
 		ret = read_pmu_file(root, pmu, NULL, files[i], NULL, buf, CPULIST_FILE_LEN, err,
 				    errlen);
@@ -551,18 +572,16 @@ void pmu_names_free(char **names)
 	free(names);
 }
 
-/* Files that describe an event rather than being one. */
+/* Files that describe an event rather than being one (no name starts with
+ * '.', so none is a bare suffix). */
 static bool is_companion(const char *name)
 {
 	static const char *const suffixes[] = { ".scale", ".unit", ".snapshot", ".per-pkg" };
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t s = strlen(suffixes[i]);
-
-		if (n > s && !strcmp(name + n - s, suffixes[i]))
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends_with(name, n, suffixes[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -577,21 +596,15 @@ static char **list_dir(const char *path, bool skip_companions)
 	if (!dir)
 		return NULL;
 	while ((de = readdir(dir))) {
-		char **tmp;
-
 		if (!pmu_name_valid(de->d_name))
 			continue;
 		if (skip_companions && is_companion(de->d_name))
 			continue;
-		if (nr + 1 >= cap) {
-			if (cap >= MAX_DIR_ENTRIES)
-				break;
-			cap = cap ? cap * 2 : 32;
-			tmp = realloc(names, cap * sizeof(*names));
-			if (!tmp)
-				goto oom;
-			names = tmp;
-		}
+		if (nr + 1 >= MAX_DIR_ENTRIES)
+			break;
+		/* room for this name and the NULL after the last */
+		if (GROW(names, cap, nr + 2, 32))
+			goto oom;
 		names[nr] = strdup(de->d_name);
 		if (!names[nr])
 			goto oom;
@@ -691,8 +704,8 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 
 		if (t->placeholder)
 			return errmsg(err, errlen, -EINVAL,
-				    "term '%s' of PMU '%s' needs a value ('%s=?')", t->name, pmu,
-				    t->name);
+				      "term '%s' of PMU '%s' needs a value ('%s=?')", t->name, pmu,
+				      t->name);
 		ret = pmu_read_format(root, pmu, t->name, &f, err, errlen);
 		if (ret == -ENOENT && (field = whole_field(t->name)) >= 0) {
 			cfg[field] = t->val;
@@ -703,12 +716,12 @@ int pmu_terms_apply(const char *root, const char *pmu, const struct pmu_term *te
 
 			format_names(root, pmu, valid, sizeof(valid));
 			return errmsg(err, errlen, -ENOENT, "unknown term '%s' for PMU '%s' (%s%s)",
-				    t->name, pmu, valid[0] ? "valid: " : "it has no format terms",
-				    valid);
+				      t->name, pmu, valid[0] ? "valid: " : "it has no format terms",
+				      valid);
 		}
 		if (ret)
 			return ret;
-		ret = pmu_format_apply(&f, t->name, t->val, cfg, err, errlen);
+		ret = pmu_format__apply(&f, t->name, t->val, cfg, err, errlen);
 		if (ret)
 			return ret;
 	}

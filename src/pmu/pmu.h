@@ -55,11 +55,11 @@ struct pmu_cpus {
 int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errlen);
 
 /* Bits a format holds (1..64). */
-int pmu_format_width(const struct pmu_format *f);
+int pmu_format__width(const struct pmu_format *f);
 
 /* Clear the format's bits in *cfg* and scatter *val* into them; -ERANGE
  * when *val* does not fit. *term* only names it in the message. */
-int pmu_format_apply(const struct pmu_format *f, const char *term, __u64 val,
+int pmu_format__apply(const struct pmu_format *f, const char *term, __u64 val,
 		     __u64 cfg[NR_PMU_FIELDS], char *err, size_t errlen);
 
 /* "0x3c" (hex) or "60" (decimal), the whole string, at most 64 bits. */
@@ -72,10 +72,13 @@ int pmu_terms_parse(const char *s, struct pmu_term *terms, int max, char *err, s
 /* "0-3,8,10-11" (a trailing newline is fine, "" is the empty set). */
 int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t errlen);
 
-static inline bool pmu_cpus_has(const struct pmu_cpus *cpus, int cpu)
+static inline bool pmu_cpus__has(const struct pmu_cpus *cpus, int cpu)
 {
 	return cpu >= 0 && cpu < MAX_CPUS && (cpus->bits[cpu / 64] >> (cpu % 64)) & 1;
 }
+
+/* "0-15,32": the set as sysfs writes CPU lists ("" when empty), cut to fit *len*. */
+void pmu_cpus__format(const struct pmu_cpus *cpus, char *buf, size_t len);
 
 /* A name that is safe as one path component: [A-Za-z0-9_.-], not
  * starting with '.', shorter than PMU_NAME_LEN. */
@@ -98,6 +101,13 @@ int pmu_read_format(const char *root, const char *pmu, const char *term, struct 
 /* events/<event> into *buf*, trailing whitespace removed. */
 int pmu_read_alias(const char *root, const char *pmu, const char *event, char *buf,
 		   size_t buflen, char *err, size_t errlen);
+
+/* Whether events/<event> exists (and is readable). */
+bool pmu_has_alias(const char *root, const char *pmu, const char *event);
+
+/* Whether the PMU has all *n* *events*; the missing ones as "a, b" in *missing*. */
+bool pmu_has_aliases(const char *root, const char *pmu, const char *const *events, int n,
+		     char *missing, size_t len);
 
 /* events/<event>.scale; 1.0 when the file does not exist. */
 int pmu_read_scale(const char *root, const char *pmu, const char *event, double *scale,

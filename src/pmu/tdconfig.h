@@ -13,7 +13,6 @@
 #include "pmu/topdown.h"
 
 #define MAX_TD_PARTS 3
-#define TD_NO_ROLE (-1)
 
 struct td_part {
 	enum td_method method;

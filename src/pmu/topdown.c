@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * TopDown fractions from one row's counts. Each method follows the perf
- * metric it names in docs/topdown-formulas.md; deviations are noted there.
+ * TopDown fractions from one row's counts, and the stable names of the
+ * methods and roles. Each method follows the perf metric it names in
+ * docs/topdown-formulas.md; deviations are noted there.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,12 +21,48 @@ static const char *const method_names[TD_NR_METHODS] = {
 	[TD_ARM] = "arm",
 };
 
-void td_counts_init(struct td_counts *c)
+static const char *const role_names[TD_NR_ROLES] = {
+	[TD_SLOTS] = "slots",
+	[TD_RETIRING] = "retiring",
+	[TD_BAD_SPEC] = "bad-spec",
+	[TD_FE_BOUND] = "fe-bound",
+	[TD_BE_BOUND] = "be-bound",
+	[TD_HEAVY_OPS] = "heavy-ops",
+	[TD_BR_MISPREDICT] = "br-mispredict",
+	[TD_FETCH_LAT] = "fetch-lat",
+	[TD_MEM_BOUND] = "mem-bound",
+	[TD_UOP_DROPPING] = "uop-dropping",
+	[TD_CYCLES] = "cycles",
+	[TD_INSTRUCTIONS] = "instructions",
+	[TD_TOTAL_SLOTS] = "total-slots",
+	[TD_SLOTS_ISSUED] = "slots-issued",
+	[TD_SLOTS_RETIRED] = "slots-retired",
+	[TD_FETCH_BUBBLES] = "fetch-bubbles",
+	[TD_RECOVERY_BUBBLES] = "recovery-bubbles",
+	[TD_AMD_DISPATCHED] = "dispatched",
+	[TD_AMD_RETIRED_OPS] = "retired-ops",
+	[TD_AMD_NO_OPS_FE] = "no-ops-frontend",
+	[TD_AMD_BE_STALLS] = "backend-stalls",
+	[TD_AMD_SMT_CONTENTION] = "smt-contention",
+	[TD_AMD_NO_OPS_FE_CYCLES] = "no-ops-fe-cycles",
+	[TD_AMD_BRN_MISP] = "brn-misp",
+	[TD_AMD_RESYNCS] = "resyncs",
+	[TD_AMD_NOT_COMPLETE] = "not-complete",
+	[TD_AMD_LOAD_NOT_COMPLETE] = "load-not-complete",
+	[TD_AMD_UCODE_OPS] = "ucode-ops",
+	[TD_ARM_OP_RETIRED] = "op-retired",
+	[TD_ARM_OP_SPEC] = "op-spec",
+	[TD_ARM_STALL_SLOT] = "stall-slot",
+	[TD_ARM_STALL_SLOT_FE] = "stall-slot-fe",
+	[TD_ARM_STALL_SLOT_BE] = "stall-slot-be",
+};
+
+void td_counts__init(struct td_counts *c)
 {
 	memset(c, 0, sizeof(*c));
 }
 
-void td_counts_set(struct td_counts *c, enum td_role role, double value)
+void td_counts__set(struct td_counts *c, enum td_role role, double value)
 {
 	if ((unsigned int)role >= TD_NR_ROLES || isnan(value))
 		return;
@@ -362,6 +399,21 @@ int td_method_from_name(const char *name, enum td_method *m)
 		}
 	}
 	return -EINVAL;
+}
+
+const char *td_role_name(int role)
+{
+	if (role < 0 || role >= TD_NR_ROLES || !role_names[role])
+		return "?";
+	return role_names[role];
+}
+
+int td_role_from_name(const char *name)
+{
+	for (int r = 0; r < TD_NR_ROLES; r++)
+		if (role_names[r] && !strcmp(role_names[r], name))
+			return r;
+	return TD_NO_ROLE;
 }
 
 double td_ipc(double instructions, double cycles)

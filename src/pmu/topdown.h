@@ -75,6 +75,8 @@ enum td_role {
 	TD_NR_ROLES,
 };
 
+#define TD_NO_ROLE (-1)		/* an event that plays no role */
+
 /*
  * One row's counts over one interval, already scaled for multiplexing
  * (count * enabled / running) and, for the pre-Ice Lake events, multiplied
@@ -114,10 +116,10 @@ struct td_result {
 };
 
 /* Zero every count and mark every role missing. */
-void td_counts_init(struct td_counts *c);
+void td_counts__init(struct td_counts *c);
 
 /* Record one count; a NAN value or an unknown role leaves the role missing. */
-void td_counts_set(struct td_counts *c, enum td_role role, double value);
+void td_counts__set(struct td_counts *c, enum td_role role, double value);
 
 /* The breakdown of one row; r is always fully written. */
 void td_compute(enum td_method m, const struct td_counts *c, struct td_result *r);
@@ -127,6 +129,12 @@ const char *td_method_name(enum td_method m);
 
 /* Inverse of td_method_name(): 0 on success, -EINVAL for an unknown name. */
 int td_method_from_name(const char *name, enum td_method *m);
+
+/* Stable names of the roles: "slots", "retiring", ..., "?" out of range. */
+const char *td_role_name(int role);
+
+/* The inverse: an enum td_role, or TD_NO_ROLE for an unknown name. */
+int td_role_from_name(const char *name);
 
 /* Instructions per cycle; NAN when cycles is not a positive number. */
 double td_ipc(double instructions, double cycles);

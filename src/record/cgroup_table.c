@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#define RECORD_INTERNAL
 #include "record/record.h"
 #include "record/cgroup_table.h"
-
-#define MIN_SLOTS 64
+#include "util/grow.h"
 
 bool rec_cgroup_path_ok(const char *path, size_t len)
 {
@@ -34,26 +34,21 @@ bool rec_cgroup_path_ok(const char *path, size_t len)
 	return true;
 }
 
-/* Ids are inode numbers, often sequential: mix them before masking. */
-static size_t hash_id(__u64 id)
-{
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	id *= 0xc4ceb9fe1a85ec53ULL;
-	id ^= id >> 33;
-	return (size_t)id;
-}
+/* What the index callbacks compare against: an id or a path. */
+struct cgroup_key {
+	const struct rec_cgroups *t;
+	__u64 id;
+	const char *path;
+	size_t len;
+};
 
-static size_t hash_path(const char *p, size_t len)
+/* Positions at t->nr and beyond are not entries yet (an add that failed
+ * half-way may leave one indexed): they match nothing. */
+static bool id_is(const void *ctx, size_t pos)
 {
-	__u64 h = 0xcbf29ce484222325ULL;
+	const struct cgroup_key *k = ctx;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return (size_t)(h ^ (h >> 29));
+	return pos < k->t->nr && k->t->ent[pos].id == k->id;
 }
 
 static bool path_is(const struct rec_cgroup *e, const char *path, size_t len)
@@ -61,98 +56,55 @@ static bool path_is(const struct rec_cgroup *e, const char *path, size_t len)
 	return e->len == len && !memcmp(e->path, path, len);
 }
 
+/* A slot left behind by a renamed entry fails this too: lookups compare
+ * the entry's current path. */
+static bool path_at(const void *ctx, size_t pos)
+{
+	const struct cgroup_key *k = ctx;
+
+	return pos < k->t->nr && path_is(&k->t->ent[pos], k->path, k->len);
+}
+
 static long find(const struct rec_cgroups *t, __u64 id)
 {
-	size_t mask = t->id_cap - 1;
+	struct cgroup_key k = { .t = t, .id = id };
 
-	if (!t->id_cap)
-		return -1;
-	for (size_t i = hash_id(id) & mask;; i = (i + 1) & mask) {
-		unsigned int slot = t->by_id[i];
-
-		if (!slot)
-			return -1;
-		if (t->ent[slot - 1].id == id)
-			return (long)slot - 1;
-	}
+	return key_index__find(&t->by_id, key_hash_u64(id), id_is, &k);
 }
 
-static void id_insert(unsigned int *slots, size_t cap, const struct rec_cgroup *ent, size_t idx)
+static long find_path(const struct rec_cgroups *t, const char *path, size_t len)
 {
-	size_t i = hash_id(ent[idx].id) & (cap - 1);
+	struct cgroup_key k = { .t = t, .path = path, .len = len };
 
-	while (slots[i])
-		i = (i + 1) & (cap - 1);
-	slots[i] = (unsigned int)idx + 1;
+	return key_index__find(&t->by_path, key_hash(path, len), path_at, &k);
 }
 
-/* Room in by_id for one more entry, rebuilt larger when half full. */
-static int id_reserve(struct rec_cgroups *t)
+/* Point by_path's slot for entry *pos*'s path at it, taking over from the
+ * path's previous owner. */
+static int path_set(struct rec_cgroups *t, size_t pos)
 {
-	size_t cap = t->id_cap ? t->id_cap : MIN_SLOTS;
-	unsigned int *slots;
+	const struct rec_cgroup *e = &t->ent[pos];
+	struct cgroup_key k = { .t = t, .path = e->path, .len = e->len };
 
-	while ((t->nr + 1) * 2 > cap)
-		cap *= 2;
-	if (cap == t->id_cap)
-		return 0;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++)
-		id_insert(slots, cap, t->ent, i);
-	free(t->by_id);
-	t->by_id = slots;
-	t->id_cap = cap;
-	return 0;
-}
-
-/* Point a slot for entry *idx*'s path at it, unless a newer owner has it. */
-static size_t path_insert(unsigned int *slots, size_t cap, const struct rec_cgroup *ent,
-			  size_t idx)
-{
-	const struct rec_cgroup *e = &ent[idx];
-	size_t i = hash_path(e->path, e->len) & (cap - 1);
-
-	for (;; i = (i + 1) & (cap - 1)) {
-		unsigned int slot = slots[i];
-
-		if (!slot) {
-			slots[i] = (unsigned int)idx + 1;
-			return 1;
-		}
-		if (path_is(&ent[slot - 1], e->path, e->len)) {
-			if (e->gen >= ent[slot - 1].gen)
-				slots[i] = (unsigned int)idx + 1;
-			return 0;
-		}
-	}
+	return key_index__set(&t->by_path, key_hash(e->path, e->len), pos, path_at, &k);
 }
 
 /*
- * Room in by_path for one more slot. A replaced path leaves its slot
- * behind (lookups compare the entry's current path), so the index is
- * rebuilt from the entries once three quarters of it are used.
+ * A replaced path leaves its slot behind; once by_path holds twice as many
+ * slots as there are entries, it is rebuilt from the entries, the newest
+ * owner of each path winning. It keeps its size, so this cannot fail.
  */
-static int path_reserve(struct rec_cgroups *t)
+static void path_sweep(struct rec_cgroups *t)
 {
-	size_t cap = MIN_SLOTS, used = 0;
-	unsigned int *slots;
+	if (t->by_path.nr <= 2 * t->nr)
+		return;
+	key_index__clear(&t->by_path);
+	for (size_t i = 0; i < t->nr; i++) {
+		long owner = find_path(t, t->ent[i].path, t->ent[i].len);
 
-	if (t->path_cap && (t->path_used + 1) * 4 <= t->path_cap * 3)
-		return 0;
-	while (cap < (t->nr + 1) * 4)
-		cap *= 2;
-	slots = calloc(cap, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++)
-		used += path_insert(slots, cap, t->ent, i);
-	free(t->by_path);
-	t->by_path = slots;
-	t->path_cap = cap;
-	t->path_used = used;
-	return 0;
+		if (owner < 0 || t->ent[owner].gen < t->ent[i].gen)
+			path_set(t, i);
+	}
 }
 
 static char *dup_path(const char *path, size_t len)
@@ -168,37 +120,31 @@ static char *dup_path(const char *path, size_t len)
 
 static int add(struct rec_cgroups *t, __u64 id, const char *path, size_t len)
 {
-	struct rec_cgroup *e;
 	char *p;
 
 	if (t->nr >= REC_MAX_CGROUPS)
 		return -ENOSPC;
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-
-		e = realloc(t->ent, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		t->ent = e;
-		t->cap = cap;
-	}
-	if (id_reserve(t) || path_reserve(t))
+	if (GROW(t->ent, t->cap, t->nr + 1, 64))
 		return -ENOMEM;
 	p = dup_path(path, len);
 	if (!p)
 		return -ENOMEM;
-	e = &t->ent[t->nr];
-	*e = (struct rec_cgroup){ id, p, len, ++t->gen };
-	id_insert(t->by_id, t->id_cap, t->ent, t->nr);
-	t->path_used += path_insert(t->by_path, t->path_cap, t->ent, t->nr);
+	t->ent[t->nr] = (struct rec_cgroup){ id, p, len, t->gen + 1 };
+	/* by_id first: a slot it keeps when by_path fails matches nothing */
+	if (key_index__set(&t->by_id, key_hash_u64(id), t->nr, NULL, NULL) ||
+	    path_set(t, t->nr)) {
+		free(p);
+		return -ENOMEM;
+	}
 	t->nr++;
+	t->gen++;
 	return 1;
 }
 
 int rec_cgroups__set(struct rec_cgroups *t, __u64 id, const char *path, size_t len)
 {
 	long idx = find(t, id);
-	struct rec_cgroup *e;
+	struct rec_cgroup *e, old;
 	char *p;
 
 	if (idx < 0)
@@ -206,16 +152,19 @@ int rec_cgroups__set(struct rec_cgroups *t, __u64 id, const char *path, size_t l
 	e = &t->ent[idx];
 	if (path_is(e, path, len))
 		return 0;
-	if (path_reserve(t))
-		return -ENOMEM;
+	path_sweep(t);
 	p = dup_path(path, len);
 	if (!p)
 		return -ENOMEM;
-	free(e->path);
-	e->path = p;
-	e->len = len;
-	e->gen = ++t->gen;
-	t->path_used += path_insert(t->by_path, t->path_cap, t->ent, (size_t)idx);
+	old = *e;
+	*e = (struct rec_cgroup){ id, p, len, t->gen + 1 };
+	if (path_set(t, (size_t)idx)) {
+		*e = old;
+		free(p);
+		return -ENOMEM;
+	}
+	free(old.path);
+	t->gen++;
 	return 1;
 }
 
@@ -228,18 +177,9 @@ const char *rec_cgroups__path(const struct rec_cgroups *t, __u64 id)
 
 __u64 rec_cgroups__id(const struct rec_cgroups *t, const char *path, size_t len)
 {
-	size_t mask = t->path_cap - 1;
+	long idx = find_path(t, path, len);
 
-	if (!t->path_cap)
-		return 0;
-	for (size_t i = hash_path(path, len) & mask;; i = (i + 1) & mask) {
-		unsigned int slot = t->by_path[i];
-
-		if (!slot)
-			return 0;
-		if (path_is(&t->ent[slot - 1], path, len))
-			return t->ent[slot - 1].id;
-	}
+	return idx < 0 ? 0 : t->ent[idx].id;
 }
 
 int rec_cgroups__ancestors(const struct rec_cgroups *t, __u64 id, __u64 *out, int max)
@@ -269,7 +209,7 @@ void rec_cgroups__free(struct rec_cgroups *t)
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->ent[i].path);
 	free(t->ent);
-	free(t->by_id);
-	free(t->by_path);
+	key_index__free(&t->by_id);
+	key_index__free(&t->by_path);
 	memset(t, 0, sizeof(*t));
 }

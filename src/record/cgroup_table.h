@@ -2,14 +2,19 @@
 /*
  * The cgroups a recording names: id -> path for the writer's dedupe and
  * the reader's lookups, path -> id for the tree a replay rebuilds from the
- * paths. Internal to record_*.c.
+ * paths. Internal to record/.
  */
 #ifndef __TDTOP_RECORD_CGROUP_H
 #define __TDTOP_RECORD_CGROUP_H
 
+#ifndef RECORD_INTERNAL
+#error "record/cgroup_table.h is internal to record/: include record/record.h"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "util/keyindex.h"
 
 struct rec_cgroup {
 	__u64 id;
@@ -22,10 +27,8 @@ struct rec_cgroup {
 struct rec_cgroups {
 	struct rec_cgroup *ent;		/* in order of first appearance */
 	size_t nr, cap;
-	unsigned int *by_id;		/* open addressing, entry index + 1; 0: empty */
-	size_t id_cap;
-	unsigned int *by_path;		/* the same, by path; may hold stale slots */
-	size_t path_cap, path_used;
+	struct key_index by_id;
+	struct key_index by_path;	/* may hold the slots of replaced paths */
 	__u64 gen;
 };
 

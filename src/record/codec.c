@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Value encodings of recordings and the strict field readers. jansson
- * only holds valid UTF-8 and signed 64-bit integers, so comm bytes and
- * large counters need an encoding of their own to survive exactly.
+ * Value encodings of recordings and the strict field readers. The parser
+ * (jansson) only holds valid UTF-8 and signed 64-bit integers, so comm
+ * bytes and large counters need an encoding of their own to survive
+ * exactly.
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "record/codec.h"
 
@@ -31,19 +33,13 @@ static bool plain_byte(unsigned char b)
 	return b >= 0x20 && b <= 0x7e && b != '%';
 }
 
-json_t *rec_json_str(const char *s)
+void rec_put_str(struct json_writer *w, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	size_t len = strlen(s), n = 0;
-	char small[3 * 64 + 1] = "", *buf = small;
-	json_t *j;
+	char buf[3 * REC_MAX_STR];
+	size_t n = 0;
 
-	if (len > 64) {
-		buf = malloc(3 * len + 1);
-		if (!buf)
-			return NULL;
-	}
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = 0; s[i] && i < REC_MAX_STR; i++) {
 		unsigned char b = (unsigned char)s[i];
 
 		if (plain_byte(b)) {
@@ -54,52 +50,44 @@ json_t *rec_json_str(const char *s)
 			buf[n++] = hex[b & 0xf];
 		}
 	}
-	j = json_stringn(buf, n);
-	if (buf != small)
-		free(buf);
-	return j;
+	json__string_n(w, buf, n);
 }
 
-json_t *rec_json_u64(__u64 v)
+void rec_put_u64(struct json_writer *w, __u64 v)
 {
 	char digits[24];
 
-	if (v <= INT64_MAX)
-		return json_integer((json_int_t)v);
+	if (v <= INT64_MAX) {
+		json__uint(w, v);
+		return;
+	}
 	snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v);
-	return json_string(digits);
+	json__string(w, digits);
 }
 
-json_t *rec_json_deltas(const struct delta *d, int n)
+void rec_put_deltas(struct json_writer *w, const struct delta *d, int n)
 {
-	json_t *arr = json_array();
-
-	if (!arr)
-		return NULL;
+	json__begin_array(w);
 	for (int i = 0; i < n; i++) {
-		json_t *t = json_array();
-
-		if (!t || json_array_append_new(arr, t) ||
-		    json_array_append_new(t, rec_json_u64(d[i].count)) ||
-		    json_array_append_new(t, rec_json_u64(d[i].enabled)) ||
-		    json_array_append_new(t, rec_json_u64(d[i].running))) {
-			json_decref(arr);
-			return NULL;
-		}
+		json__begin_array(w);
+		rec_put_u64(w, d[i].count);
+		rec_put_u64(w, d[i].enabled);
+		rec_put_u64(w, d[i].running);
+		json__end_array(w);
 	}
-	return arr;
+	json__end_array(w);
 }
 
-int rec_real_digits(double v)
+void rec_member_str(struct json_writer *w, const char *key, const char *s)
 {
-	char buf[40];
+	json__key(w, key);
+	rec_put_str(w, s);
+}
 
-	for (int p = 1; p < 17; p++) {
-		snprintf(buf, sizeof(buf), "%.*g", p, v);
-		if (strtod(buf, NULL) == v)
-			return p;
-	}
-	return 17;
+void rec_member_u64(struct json_writer *w, const char *key, __u64 v)
+{
+	json__key(w, key);
+	rec_put_u64(w, v);
 }
 
 static int hex_val(char ch)

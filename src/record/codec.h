@@ -2,10 +2,14 @@
 /*
  * The recording's value encodings (byte strings as %XX-escaped ASCII, u64
  * beyond JSON's safe range as decimal strings) and strict field readers
- * whose errors name the line and the field. Internal to record_*.c.
+ * whose errors name the line and the field. Internal to record/.
  */
 #ifndef __TDTOP_RECORD_CODEC_H
 #define __TDTOP_RECORD_CODEC_H
+
+#ifndef RECORD_INTERNAL
+#error "record/codec.h is internal to record/: include record/record.h"
+#endif
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,6 +17,8 @@
 #include <jansson.h>
 #include <linux/types.h>
 #include "rows/model.h"
+#include "util/json.h"
+#include "record/record.h"
 
 /* Where a field is: errors read "line N: field '<prefix><key>' ...". */
 struct rec_ctx {
@@ -27,17 +33,22 @@ struct rec_ctx {
 int rec_field_err(const struct rec_ctx *c, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* ---- encoding; NULL when out of memory (or for a non-finite real) ---- */
+/* ---- encoding: a value (or a member) of what *w* writes ---- */
+
+/* The longest byte string a recording holds: a cgroup path. */
+#define REC_MAX_STR REC_MAX_CGROUP_PATH
 
 /* The bytes of *s* up to its NUL, printable ASCII but '%' as is, every
- * other byte as %XX. */
-json_t *rec_json_str(const char *s);
+ * other byte as %XX. At most REC_MAX_STR bytes are written: every string
+ * is checked against its field's limit before, so none is cut. */
+void rec_put_str(struct json_writer *w, const char *s);
 /* An integer up to INT64_MAX, a decimal string above. */
-json_t *rec_json_u64(__u64 v);
+void rec_put_u64(struct json_writer *w, __u64 v);
 /* *n* [count, enabled, running] triples. */
-json_t *rec_json_deltas(const struct delta *d, int n);
-/* Fewest significant digits (1..17) that read back as exactly *v*. */
-int rec_real_digits(double v);
+void rec_put_deltas(struct json_writer *w, const struct delta *d, int n);
+/* json__key() and the value. */
+void rec_member_str(struct json_writer *w, const char *key, const char *s);
+void rec_member_u64(struct json_writer *w, const char *key, __u64 v);
 
 /* ---- decoding: 0, or -1 with the message in c->err ---- */
 
@@ -77,12 +88,11 @@ int rec_str_decode(const char *s, size_t len, char *buf, size_t size);
 
 struct rec_header;
 
-/* The header as its JSON object (rec_header__check() it first); NULL on
- * ENOMEM. *digits* gets the real precision its numbers need. */
-json_t *rec_header_json(const struct rec_header *h, int *digits);
+/* The header line's object, to *w* (rec_header__check() it first). */
+void rec_header__json(const struct rec_header *h, struct json_writer *w);
 
 /* Parse the header line's object (type already checked) into *h*. */
-int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, char *err,
-		     size_t errlen);
+int rec_header__parse(struct rec_header *h, const json_t *j, unsigned long line, char *err,
+		      size_t errlen);
 
 #endif /* __TDTOP_RECORD_CODEC_H */

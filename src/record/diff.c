@@ -1,66 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tdtop report --diff: per-key sums of two recordings, compared and
+ * printed as text, CSV or JSON Lines.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "record/diff.h"
 #include "util/format.h"
+#include "util/grow.h"
 #include "util/json.h"
 #include "rows/metrics.h"
 
-static size_t hash(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
+struct key_ref {
+	const struct diff_table *t;
+	const char *key;
+};
 
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
+static bool key_is(const void *ctx, size_t pos)
+{
+	const struct key_ref *k = ctx;
+
+	return !strcmp(k->t->e[pos].key, k->key);
 }
 
-static int rehash(struct diff_table *t)
+static size_t key_hash_str(const char *key)
 {
-	size_t n = t->nr_slots ? t->nr_slots * 2 : 256;
-	size_t *slots = malloc(n * sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		slots[i] = SIZE_MAX;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t k = hash(t->e[i].key) & (n - 1);
-
-		while (slots[k] != SIZE_MAX)
-			k = (k + 1) & (n - 1);
-		slots[k] = i;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = n;
-	return 0;
+	return key_hash(key, strlen(key));
 }
 
 static struct diff_entry *lookup(struct diff_table *t, const char *key)
 {
-	size_t k;
+	struct key_ref ref = { t, key };
+	size_t hash = key_hash_str(key);
+	long pos = key_index__find(&t->index, hash, key_is, &ref);
 
-	if ((t->nr + 1) * 2 > t->nr_slots && rehash(t))
+	if (pos >= 0)
+		return &t->e[pos];
+	if (GROW(t->e, t->cap, t->nr + 1, 128) ||
+	    key_index__set(&t->index, hash, t->nr, NULL, NULL))
 		return NULL;
-	k = hash(key) & (t->nr_slots - 1);
-	for (; t->slots[k] != SIZE_MAX; k = (k + 1) & (t->nr_slots - 1))
-		if (!strcmp(t->e[t->slots[k]].key, key))
-			return &t->e[t->slots[k]];
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 128;
-		struct diff_entry *e = realloc(t->e, cap * sizeof(*e));
-
-		if (!e)
-			return NULL;
-		t->e = e;
-		t->cap = cap;
-	}
 	memset(&t->e[t->nr], 0, sizeof(t->e[0]));
 	snprintf(t->e[t->nr].key, sizeof(t->e[0].key), "%s", key);
-	t->slots[k] = t->nr;
 	return &t->e[t->nr++];
 }
 
@@ -128,10 +110,8 @@ static void print_json(const struct diff_table *t, int level, struct json_writer
 		const struct diff_entry *e = &t->e[i];
 
 		json__begin_object(w);
-		json__key(w, "type");
-		json__string(w, "diff");
-		json__key(w, "key");
-		json__string(w, e->key);
+		json__member_string(w, "type", "diff");
+		json__member_string(w, "key", e->key);
 		for (int side = 0; side < 2; side++) {
 			const struct diff_side *s = &e->side[side];
 
@@ -141,32 +121,30 @@ static void print_json(const struct diff_table *t, int level, struct json_writer
 				continue;
 			}
 			json__begin_object(w);
-			json__key(w, "cpu_ns");
-			json__uint(w, s->cpu_ns);
+			json__member_uint(w, "cpu_ns", s->cpu_ns);
 			if (t->topdown) {
-				json__key(w, "slots");
-				json__double(w, isnan(slots(s)) ? NAN : round(slots(s)));
+				json__member_double(w, "slots",
+						    isnan(slots(s)) ? NAN : round(slots(s)));
 				for (int f = 0; f < nr_td_fields; f++) {
 					if (!shown(f, level))
 						continue;
-					json__key(w, td_fields[f].key);
-					json__double(w, frac(s, f));
+					json__member_double(w, td_fields[f].key, frac(s, f));
 				}
 			}
 			json__end_object(w);
 		}
 		json__key(w, "change");
 		json__begin_object(w);
-		json__key(w, "cpu_ns");
-		json__int(w, (long long)e->side[1].cpu_ns - (long long)e->side[0].cpu_ns);
+		json__member_int(w, "cpu_ns",
+				 (long long)e->side[1].cpu_ns - (long long)e->side[0].cpu_ns);
 		if (t->topdown) {
-			json__key(w, "slots_ratio");
-			json__double(w, slots(&e->side[1]) / slots(&e->side[0]));
+			json__member_double(w, "slots_ratio",
+					    slots(&e->side[1]) / slots(&e->side[0]));
 			for (int f = 0; f < nr_td_fields; f++) {
 				if (!shown(f, level))
 					continue;
-				json__key(w, td_fields[f].key);
-				json__double(w, frac(&e->side[1], f) - frac(&e->side[0], f));
+				json__member_double(w, td_fields[f].key,
+						    frac(&e->side[1], f) - frac(&e->side[0], f));
 			}
 		}
 		json__end_object(w);
@@ -259,10 +237,11 @@ static void print_text(const struct diff_table *t, int level, bool csv, FILE *f)
 int diff_table__print(struct diff_table *t, enum output_format fmt, int level, FILE *f)
 {
 	qsort(t->e, t->nr, sizeof(t->e[0]), by_change);
-	/* the order changed under the index: rebuild it for later lookups */
-	free(t->slots);
-	t->slots = NULL;
-	t->nr_slots = 0;
+	/* the order changed under the index: point it at the new positions
+	 * (it keeps its size, so this cannot fail) */
+	key_index__clear(&t->index);
+	for (size_t i = 0; i < t->nr; i++)
+		key_index__set(&t->index, key_hash_str(t->e[i].key), i, NULL, NULL);
 	if (fmt == OUTPUT_JSON) {
 		struct json_writer *w = json__new(f);
 
@@ -279,6 +258,6 @@ int diff_table__print(struct diff_table *t, enum output_format fmt, int level, F
 void diff_table__free(struct diff_table *t)
 {
 	free(t->e);
-	free(t->slots);
+	key_index__free(&t->index);
 	memset(t, 0, sizeof(*t));
 }

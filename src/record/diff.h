@@ -12,6 +12,7 @@
 #include "rows/model.h"
 #include "output/output.h"
 #include "rows/pipeline.h"
+#include "util/keyindex.h"
 
 /* One key's sums over a whole recording. */
 struct diff_side {
@@ -31,8 +32,7 @@ struct diff_table {
 	size_t nr;
 	size_t cap;
 	struct diff_entry *e;
-	size_t *slots;		/* open addressing over e[], a power of two long */
-	size_t nr_slots;
+	struct key_index index;	/* of e[] by key */
 	bool topdown;		/* both sides have TopDown */
 };
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "record/record.h"
 #include "record/codec.h"
@@ -199,112 +200,114 @@ int rec_header__check(const struct rec_header *h, char *err, size_t errlen)
 
 /* ---- to JSON ---- */
 
-static json_t *event_json(const struct rec_event *e)
+static void event_json(struct json_writer *w, const struct rec_event *e)
 {
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	if (json_object_set_new(o, "name", rec_json_str(e->name)) ||
-	    json_object_set_new(o, "pmu", rec_json_str(e->pmu)) ||
-	    json_object_set_new(o, "type", json_integer(e->type)) ||
-	    json_object_set_new(o, "config", rec_json_u64(e->config)) ||
-	    json_object_set_new(o, "config1", rec_json_u64(e->config1)) ||
-	    json_object_set_new(o, "config2", rec_json_u64(e->config2)) ||
-	    json_object_set_new(o, "scale", json_real(e->scale)) ||
-	    json_object_set_new(o, "unit", rec_json_str(e->unit)) ||
-	    json_object_set_new(o, "leader", json_integer(e->leader)) ||
-	    json_object_set_new(o, "pinned", json_boolean(e->pinned)) ||
-	    (e->role[0] && json_object_set_new(o, "role", rec_json_str(e->role)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	rec_member_str(w, "name", e->name);
+	rec_member_str(w, "pmu", e->pmu);
+	json__member_uint(w, "type", e->type);
+	rec_member_u64(w, "config", e->config);
+	rec_member_u64(w, "config1", e->config1);
+	rec_member_u64(w, "config2", e->config2);
+	json__member_real(w, "scale", e->scale);
+	rec_member_str(w, "unit", e->unit);
+	json__member_int(w, "leader", e->leader);
+	json__member_bool(w, "pinned", e->pinned);
+	if (e->role[0])
+		rec_member_str(w, "role", e->role);
+	json__end_object(w);
 }
 
-static json_t *pmu_json(const struct rec_pmu *p)
+static void pmu_json(struct json_writer *w, const struct rec_pmu *p)
 {
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	if (json_object_set_new(o, "name", rec_json_str(p->name)) ||
-	    json_object_set_new(o, "method", rec_json_str(p->method)) ||
-	    json_object_set_new(o, "ev_lo", json_integer(p->ev_lo)) ||
-	    json_object_set_new(o, "ev_hi", json_integer(p->ev_hi)) ||
-	    json_object_set_new(o, "slot_width", json_integer(p->slot_width)) ||
-	    json_object_set_new(o, "arm_n2_erratum", json_boolean(p->arm_n2_erratum))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	rec_member_str(w, "name", p->name);
+	rec_member_str(w, "method", p->method);
+	json__member_int(w, "ev_lo", p->ev_lo);
+	json__member_int(w, "ev_hi", p->ev_hi);
+	json__member_uint(w, "slot_width", p->slot_width);
+	json__member_bool(w, "arm_n2_erratum", p->arm_n2_erratum);
+	json__end_object(w);
 }
 
-static json_t *options_json(const struct rec_header *h)
+static void options_json(struct json_writer *w, const struct rec_header *h)
 {
-	json_t *o = json_object(), *pids = json_array();
-
-	if (!o || !pids || json_object_set_new(o, "delay_s", json_real(h->delay_s)) ||
-	    json_object_set_new(o, "group_by", rec_json_str(h->group_by)) ||
-	    json_object_set_new(o, "cgroup", rec_json_str(h->cgroup)) ||
-	    json_object_set_new(o, "cgroup_depth", json_integer(h->cgroup_depth)) ||
-	    json_object_set_new(o, "max_tasks", rec_json_u64(h->max_tasks)) ||
-	    json_object_set(o, "pids", pids))
-		goto fail;
+	json__begin_object(w);
+	json__member_real(w, "delay_s", h->delay_s);
+	rec_member_str(w, "group_by", h->group_by);
+	rec_member_str(w, "cgroup", h->cgroup);
+	json__member_int(w, "cgroup_depth", h->cgroup_depth);
+	rec_member_u64(w, "max_tasks", h->max_tasks);
+	json__key(w, "pids");
+	json__begin_array(w);
 	for (int i = 0; i < h->nr_pids; i++)
-		if (json_array_append_new(pids, json_integer(h->pids[i])))
-			goto fail;
-	json_decref(pids);
-	return o;
-fail:
-	json_decref(pids);
-	json_decref(o);
-	return NULL;
+		json__int(w, h->pids[i]);
+	json__end_array(w);
+	json__end_object(w);
 }
 
-static int max_int(int a, int b)
+void rec_header__json(const struct rec_header *h, struct json_writer *w)
 {
-	return a > b ? a : b;
-}
-
-json_t *rec_header_json(const struct rec_header *h, int *digits)
-{
-	json_t *o = json_object(), *events = json_array(), *pmus = json_array();
-
-	*digits = rec_real_digits(h->delay_s);
-	if (!o || !events || !pmus || json_object_set_new(o, "type", json_string("header")) ||
-	    json_object_set_new(o, "format", json_string(REC_FORMAT_NAME)) ||
-	    json_object_set_new(o, "version", json_integer(REC_FORMAT_VERSION)) ||
-	    json_object_set_new(o, "tdtop_version", rec_json_str(h->tdtop_version)) ||
-	    json_object_set_new(o, "kernel_release", rec_json_str(h->kernel_release)) ||
-	    json_object_set_new(o, "cpu_model", rec_json_str(h->cpu_model)) ||
-	    json_object_set_new(o, "ncpus", json_integer(h->ncpus)) ||
-	    json_object_set_new(o, "topdown_method", rec_json_str(h->topdown_method)) ||
-	    json_object_set(o, "events", events) || json_object_set(o, "pmus", pmus) ||
-	    json_object_set_new(o, "options", options_json(h)))
-		goto fail;
-	for (int i = 0; i < h->nr_events; i++) {
-		*digits = max_int(*digits, rec_real_digits(h->events[i].scale));
-		if (json_array_append_new(events, event_json(&h->events[i])))
-			goto fail;
-	}
+	json__begin_object(w);
+	json__member_string(w, "type", "header");
+	json__member_string(w, "format", REC_FORMAT_NAME);
+	json__member_int(w, "version", REC_FORMAT_VERSION);
+	rec_member_str(w, "tdtop_version", h->tdtop_version);
+	rec_member_str(w, "kernel_release", h->kernel_release);
+	rec_member_str(w, "cpu_model", h->cpu_model);
+	json__member_int(w, "ncpus", h->ncpus);
+	rec_member_str(w, "topdown_method", h->topdown_method);
+	json__key(w, "events");
+	json__begin_array(w);
+	for (int i = 0; i < h->nr_events; i++)
+		event_json(w, &h->events[i]);
+	json__end_array(w);
+	json__key(w, "pmus");
+	json__begin_array(w);
 	for (int i = 0; i < h->nr_pmus; i++)
-		if (json_array_append_new(pmus, pmu_json(&h->pmus[i])))
-			goto fail;
-	json_decref(events);
-	json_decref(pmus);
-	return o;
-fail:
-	json_decref(events);
-	json_decref(pmus);
-	json_decref(o);
-	return NULL;
+		pmu_json(w, &h->pmus[i]);
+	json__end_array(w);
+	json__key(w, "options");
+	options_json(w, h);
+	json__end_object(w);
 }
 
 /* ---- from JSON ---- */
 
-static int parse_event(struct rec_ctx *c, const json_t *o, struct rec_event *e, int i)
+/*
+ * Array *key* of at most *max* objects into *nr* elements, each through
+ * one(), which names its fields' errors "<key>[i].<field>".
+ */
+static int parse_objects(struct rec_ctx *c, const json_t *j, const char *key, size_t max,
+			 int *nr, struct rec_header *h,
+			 int (*one)(const struct rec_ctx *c, const json_t *o, struct rec_header *h,
+				    int i))
 {
+	const json_t *arr;
+	char prefix[32];
+
+	if (rec_get_array(c, j, key, max, &arr))
+		return -1;
+	*nr = (int)json_array_size(arr);
+	for (int i = 0; i < *nr; i++) {
+		const json_t *o = json_array_get(arr, (size_t)i);
+
+		c->prefix = "";
+		snprintf(prefix, sizeof(prefix), "%s[%d]", key, i);
+		if (!json_is_object(o))
+			return rec_field_err(c, prefix, "must be an object");
+		strcat(prefix, ".");
+		c->prefix = prefix;
+		if (one(c, o, h, i))
+			return -1;
+	}
+	c->prefix = "";
+	return 0;
+}
+
+static int parse_event(const struct rec_ctx *c, const json_t *o, struct rec_header *h, int i)
+{
+	struct rec_event *e = &h->events[i];
 	__u64 v;
 
 	if (rec_get_str(c, o, "name", e->name, sizeof(e->name)) ||
@@ -327,33 +330,10 @@ static int parse_event(struct rec_ctx *c, const json_t *o, struct rec_event *e, 
 	return 0;
 }
 
-static int parse_events(struct rec_ctx *c, const json_t *j, struct rec_header *h)
-{
-	const json_t *arr;
-	char prefix[32];
-
-	if (rec_get_array(c, j, "events", MAX_EVENTS, &arr))
-		return -1;
-	h->nr_events = (int)json_array_size(arr);
-	for (int i = 0; i < h->nr_events; i++) {
-		const json_t *o = json_array_get(arr, (size_t)i);
-
-		c->prefix = "";
-		snprintf(prefix, sizeof(prefix), "events[%d]", i);
-		if (!json_is_object(o))
-			return rec_field_err(c, prefix, "must be an object");
-		strcat(prefix, ".");
-		c->prefix = prefix;
-		if (parse_event(c, o, &h->events[i], i))
-			return -1;
-	}
-	c->prefix = "";
-	return 0;
-}
-
 /* The ranges against the events are check_header()'s. */
-static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_pmu *p)
+static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_header *h, int i)
 {
+	struct rec_pmu *p = &h->pmus[i];
 	__u64 lo, hi, v;
 
 	if (rec_get_str(c, o, "name", p->name, sizeof(p->name)) ||
@@ -366,30 +346,6 @@ static int parse_part(const struct rec_ctx *c, const json_t *o, struct rec_pmu *
 	p->ev_lo = (int)lo;
 	p->ev_hi = (int)hi;
 	p->slot_width = (unsigned int)v;
-	return 0;
-}
-
-static int parse_pmus(struct rec_ctx *c, const json_t *j, struct rec_header *h)
-{
-	const json_t *arr;
-	char prefix[32];
-
-	if (rec_get_array(c, j, "pmus", REC_MAX_PMUS, &arr))
-		return -1;
-	h->nr_pmus = (int)json_array_size(arr);
-	for (int i = 0; i < h->nr_pmus; i++) {
-		const json_t *o = json_array_get(arr, (size_t)i);
-
-		c->prefix = "";
-		snprintf(prefix, sizeof(prefix), "pmus[%d]", i);
-		if (!json_is_object(o))
-			return rec_field_err(c, prefix, "must be an object");
-		strcat(prefix, ".");
-		c->prefix = prefix;
-		if (parse_part(c, o, &h->pmus[i]))
-			return -1;
-	}
-	c->prefix = "";
 	return 0;
 }
 
@@ -422,8 +378,8 @@ static int parse_options(struct rec_ctx *c, const json_t *j, struct rec_header *
 	return 0;
 }
 
-int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, char *err,
-		     size_t errlen)
+int rec_header__parse(struct rec_header *h, const json_t *j, unsigned long line, char *err,
+		      size_t errlen)
 {
 	struct rec_ctx c = { .line = line, .prefix = "", .err = err, .errlen = errlen };
 	char format[32];
@@ -449,7 +405,9 @@ int rec_header_parse(const json_t *j, unsigned long line, struct rec_header *h, 
 		return -1;
 	h->ncpus = (int)v;
 	if (rec_get_str(&c, j, "topdown_method", h->topdown_method, sizeof(h->topdown_method)) ||
-	    parse_events(&c, j, h) || parse_pmus(&c, j, h) || parse_options(&c, j, h))
+	    parse_objects(&c, j, "events", MAX_EVENTS, &h->nr_events, h, parse_event) ||
+	    parse_objects(&c, j, "pmus", REC_MAX_PMUS, &h->nr_pmus, h, parse_part) ||
+	    parse_options(&c, j, h))
 		return -1;
 	return check_header(h, line, err, errlen);
 }

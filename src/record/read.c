@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#define RECORD_INTERNAL
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
@@ -162,7 +163,7 @@ static struct rec_reader *reader_new(struct rec_src *src, struct rec_header *h, 
 		json_decref(j);
 		goto fail;
 	}
-	ret = rec_header_parse(j, 1, h, r->msg, sizeof(r->msg));
+	ret = rec_header__parse(h, j, 1, r->msg, sizeof(r->msg));
 	json_decref(j);
 	if (ret)
 		goto fail;

@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Between a recording's header and the pipeline: the events, TopDown parts
+ * and roles written when recording, and read back so a replay computes
+ * TopDown the way the live run did.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "pmu/discover.h"
 #include "record/recmeta.h"
+#include "util/errmsg.h"
 
 int recmeta_from_pipeline(struct rec_header *h, const struct pipeline *p,
 			  const struct event_list *el)
@@ -63,21 +69,17 @@ int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *max
 		p->scale[i] = h->events[i].scale;
 		if (h->events[i].role[0]) {
 			cfg->role[i] = td_role_from_name(h->events[i].role);
-			if (cfg->role[i] == TD_NO_ROLE) {
-				snprintf(err, errlen, "unknown TopDown role '%s' of event '%s'",
-					 h->events[i].role, h->events[i].name);
-				return -1;
-			}
+			if (cfg->role[i] == TD_NO_ROLE)
+				return errmsg(err, errlen, -1, "unknown TopDown role '%s' of event '%s'",
+					      h->events[i].role, h->events[i].name);
 		}
 	}
 	for (int i = 0; i < h->nr_pmus && i < MAX_TD_PARTS; i++) {
 		const struct rec_pmu *rp = &h->pmus[i];
 		struct td_part *part = &cfg->parts[cfg->nr_parts++];
 
-		if (td_method_from_name(rp->method, &part->method)) {
-			snprintf(err, errlen, "unknown TopDown method '%s'", rp->method);
-			return -1;
-		}
+		if (td_method_from_name(rp->method, &part->method))
+			return errmsg(err, errlen, -1, "unknown TopDown method '%s'", rp->method);
 		snprintf(part->pmu, sizeof(part->pmu), "%s", rp->name);
 		part->ev_lo = rp->ev_lo;
 		part->ev_hi = rp->ev_hi;

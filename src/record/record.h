@@ -2,7 +2,8 @@
 /*
  * Recordings (tdtop record / tdtop report): a header describing the run,
  * then every interval's struct sample, as JSON Lines, optionally gzipped.
- * docs/record-format.md is the format's definition.
+ * docs/record-format.md is the format's definition. With diff.h and
+ * recmeta.h this is record/'s interface; its other headers are internal.
  */
 #ifndef __TDTOP_RECORD_H
 #define __TDTOP_RECORD_H

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#define RECORD_INTERNAL
 #include "util/errmsg.h"
+#include "util/grow.h"
 #include "record/record.h"
 #include "record/codec.h"
 #include "record/source.h"
@@ -237,6 +239,7 @@ struct rec_src *rec_src__open_mem(const void *data, size_t len, char *err, size_
 /* Read more decoded bytes after [start, end): 1, 0 at the end, -1. */
 static int fill(struct rec_src *s, char *err, size_t errlen)
 {
+	size_t room;
 	ssize_t n;
 
 	if (s->start) {
@@ -245,19 +248,14 @@ static int fill(struct rec_src *s, char *err, size_t errlen)
 		s->scan -= s->start;
 		s->start = 0;
 	}
-	if (s->end == s->cap) {
-		size_t cap = s->cap * 2 < LINE_BUF_MAX ? s->cap * 2 : LINE_BUF_MAX;
-		char *buf = realloc(s->buf, cap);
-
-		if (!buf)
-			return errmsg(err, errlen, -1, "failed to read recording: out of memory");
-		s->buf = buf;
-		s->cap = cap;
-	}
+	if (s->end == s->cap && GROW(s->buf, s->cap, s->end + 1, LINE_BUF_MIN))
+		return errmsg(err, errlen, -1, "failed to read recording: out of memory");
+	/* the array doubles past LINE_BUF_MAX; what is buffered stays within */
+	room = (s->cap < LINE_BUF_MAX ? s->cap : LINE_BUF_MAX) - s->end;
 	if (s->gzip)
-		n = read_gzip(s, s->buf + s->end, s->cap - s->end, err, errlen);
+		n = read_gzip(s, s->buf + s->end, room, err, errlen);
 	else
-		n = read_plain(s, s->buf + s->end, s->cap - s->end, err, errlen);
+		n = read_plain(s, s->buf + s->end, room, err, errlen);
 	if (n < 0)
 		return -1;
 	s->end += (size_t)n;

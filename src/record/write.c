@@ -4,7 +4,8 @@
  * (so lines stay short however many tasks ran) and an "end" line; it is
  * flushed as a whole, so a killed recorder leaves at most one incomplete
  * interval, which readers drop. Cgroup lines go out before the interval
- * that first uses them, once per id and path.
+ * that first uses them, once per id and path. Each line is written into
+ * memory by the JSON writer and handed to zlib once complete.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#define RECORD_INTERNAL
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
@@ -27,8 +29,10 @@ struct recorder {
 	int nr_events;
 	__u64 seq;		/* intervals written */
 	bool failed;		/* a write failed: the file may end mid-interval */
-	char *line;
-	size_t cap;
+	FILE *mem;		/* the line being written, then handed to zlib */
+	char *line;		/* mem's buffer and length, as of its last fflush() */
+	size_t len;
+	struct json_writer *w;	/* writes into mem */
 	struct rec_cgroups cg;	/* the paths written so far */
 };
 
@@ -42,44 +46,25 @@ static int gz_err(gzFile gz, const char *what, char *err, size_t errlen)
 	return errmsg(err, errlen, -1, "failed to %s recording: %s", what, msg);
 }
 
-/* Encode *j* as one line and hand it to zlib (not yet flushed). */
-static int put_line(struct recorder *r, const json_t *j, int digits, char *err, size_t errlen)
+/* End the line r->w wrote and hand it to zlib (not yet flushed); the
+ * next line starts empty whatever happened to this one. */
+static int put_line(struct recorder *r, char *err, size_t errlen)
 {
-	size_t flags = JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(digits);
-	size_t n = json_dumpb(j, r->line, r->cap, flags);
+	int ret = 0;
 
-	if (!n)
-		return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
-	if (n >= r->cap) {
-		size_t cap = n + 1 > 4096 ? n + 1 : 4096;
-		char *line = realloc(r->line, cap);
-
-		if (!line)
-			return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
-		r->line = line;
-		r->cap = cap;
-		n = json_dumpb(j, r->line, r->cap, flags);
-	}
+	json__newline(r->w);
+	if (fflush(r->mem) || !json__ok(r->w))
+		ret = errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
 	/* cannot happen with the field limits; would make the file unreadable */
-	if (n > REC_MAX_LINE)
-		return errmsg(err, errlen, -1, "failed to encode recording line: %zu bytes", n);
-	r->line[n++] = '\n';
-	if (gzwrite(r->gz, r->line, (unsigned int)n) != (int)n) {
+	else if (r->len - 1 > REC_MAX_LINE)
+		ret = errmsg(err, errlen, -1, "failed to encode recording line: %zu bytes",
+			     r->len - 1);
+	else if (gzwrite(r->gz, r->line, (unsigned int)r->len) != (int)r->len) {
 		r->failed = true;
-		return gz_err(r->gz, "write", err, errlen);
+		ret = gz_err(r->gz, "write", err, errlen);
 	}
-	return 0;
-}
-
-/* Put *j* (a new reference, NULL on ENOMEM) as a line and drop it. */
-static int put_new(struct recorder *r, json_t *j, int digits, char *err, size_t errlen)
-{
-	int ret;
-
-	if (!j)
-		return errmsg(err, errlen, -1, "failed to encode recording line: out of memory");
-	ret = put_line(r, j, digits, err, errlen);
-	json_decref(j);
+	clearerr(r->mem);
+	rewind(r->mem);
 	return ret;
 }
 
@@ -92,22 +77,44 @@ static int flush(struct recorder *r, char *err, size_t errlen)
 	return 0;
 }
 
+/* Accepts a recorder open only in part. */
+static void recorder__free(struct recorder *r)
+{
+	if (r->gz)
+		gzclose_w(r->gz);
+	json__free(r->w);
+	if (r->mem)
+		fclose(r->mem);
+	free(r->line);
+	rec_cgroups__free(&r->cg);
+	free(r);
+}
+
+/* The line buffer and its writer; 0 or -ENOMEM. */
+static int open_line(struct recorder *r)
+{
+	r->mem = open_memstream(&r->line, &r->len);
+	if (!r->mem)
+		return -ENOMEM;
+	r->w = json__new(r->mem);
+	return r->w ? 0 : -ENOMEM;
+}
+
 struct recorder *recorder__open(const char *path, const struct rec_header *h, bool gzip,
 				char *err, size_t errlen)
 {
 	struct recorder *r;
 	char why[200];
-	int digits, fd;
-	json_t *line;
+	int fd;
 
 	if (rec_header__check(h, why, sizeof(why))) {
 		errmsg(err, errlen, -1, "invalid recording header: %s", why);
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r) {
+	if (!r || open_line(r)) {
 		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
-		return NULL;
+		goto fail;
 	}
 	r->nr_events = h->nr_events;
 	if (!strcmp(path, "-"))
@@ -116,26 +123,24 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
-		free(r);
-		return NULL;
+		goto fail;
 	}
 	/* "T": transparent, so plain files go through the same calls */
 	r->gz = gzdopen(fd, gzip ? "wb6" : "wbT");
 	if (!r->gz) {
 		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
 		close(fd);
-		free(r);
-		return NULL;
+		goto fail;
 	}
 	gzbuffer(r->gz, WRITE_BUFFER);
-	line = rec_header_json(h, &digits);
-	if (put_new(r, line, digits, err, errlen) || flush(r, err, errlen)) {
-		gzclose_w(r->gz);
-		free(r->line);
-		free(r);
-		return NULL;
-	}
+	rec_header__json(h, r->w);
+	if (put_line(r, err, errlen) || flush(r, err, errlen))
+		goto fail;
 	return r;
+fail:
+	if (r)
+		recorder__free(r);
+	return NULL;
 }
 
 /* The limits the reader enforces, so that everything written reads back. */
@@ -167,90 +172,79 @@ static int check_sample(const struct sample *s, char *err, size_t errlen)
 	return 0;
 }
 
-static json_t *bucket_json(const struct bucket_delta *b, int nr_events)
+static void bucket_json(struct json_writer *w, const struct bucket_delta *b, int nr_events)
 {
-	json_t *o = json_object();
-
-	if (o && (json_object_set_new(o, "cpu_ns", rec_json_u64(b->cpu_ns)) ||
-		  json_object_set_new(o, "ev", rec_json_deltas(b->ev, nr_events)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	rec_member_u64(w, "cpu_ns", b->cpu_ns);
+	json__key(w, "ev");
+	rec_put_deltas(w, b->ev, nr_events);
+	json__end_object(w);
 }
 
-static json_t *interval_json(const struct sample *s, __u64 seq, int nr_events)
+static void interval_json(struct json_writer *w, const struct sample *s, __u64 seq,
+			  int nr_events)
 {
-	json_t *o = json_object();
-
-	if (o && (json_object_set_new(o, "type", json_string("interval")) ||
-		  json_object_set_new(o, "seq", rec_json_u64(seq)) ||
-		  json_object_set_new(o, "ts", json_real(s->ts)) ||
-		  json_object_set_new(o, "interval_s", json_real(s->interval_s)) ||
-		  json_object_set_new(o, "ncpus", json_integer(s->ncpus)) ||
-		  json_object_set_new(o, "switches", rec_json_u64(s->switches)) ||
-		  json_object_set_new(o, "dropped", rec_json_u64(s->dropped)) ||
-		  json_object_set_new(o, "read_errors", rec_json_u64(s->read_errors)) ||
-		  json_object_set_new(o, "tasks", json_integer((json_int_t)s->nr)) ||
-		  json_object_set_new(o, "idle", bucket_json(&s->idle, nr_events)) ||
-		  json_object_set_new(o, "lost", bucket_json(&s->lost, nr_events)) ||
-		  json_object_set_new(o, "total", bucket_json(&s->total, nr_events)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	json__member_string(w, "type", "interval");
+	rec_member_u64(w, "seq", seq);
+	json__member_real(w, "ts", s->ts);
+	json__member_real(w, "interval_s", s->interval_s);
+	json__member_int(w, "ncpus", s->ncpus);
+	rec_member_u64(w, "switches", s->switches);
+	rec_member_u64(w, "dropped", s->dropped);
+	rec_member_u64(w, "read_errors", s->read_errors);
+	json__member_uint(w, "tasks", s->nr);
+	json__key(w, "idle");
+	bucket_json(w, &s->idle, nr_events);
+	json__key(w, "lost");
+	bucket_json(w, &s->lost, nr_events);
+	json__key(w, "total");
+	bucket_json(w, &s->total, nr_events);
+	json__end_object(w);
 }
 
-static json_t *task_json(const struct task_delta *t, int nr_events)
+static void task_json(struct json_writer *w, const struct task_delta *t, int nr_events)
 {
-	json_t *o = json_object();
-
-	if (o && (json_object_set_new(o, "type", json_string("task")) ||
-		  json_object_set_new(o, "tid", json_integer(t->tid)) ||
-		  json_object_set_new(o, "pid", json_integer(t->pid)) ||
-		  json_object_set_new(o, "start_ns", rec_json_u64(t->start_ns)) ||
-		  json_object_set_new(o, "leader_start_ns", rec_json_u64(t->leader_start_ns)) ||
-		  json_object_set_new(o, "cgroup_id", rec_json_u64(t->cgroup_id)) ||
-		  json_object_set_new(o, "comm", rec_json_str(t->comm)) ||
-		  json_object_set_new(o, "pcomm", rec_json_str(t->pcomm)) ||
-		  json_object_set_new(o, "exited", json_boolean(t->exited)) ||
-		  json_object_set_new(o, "cpu_ns", rec_json_u64(t->cpu_ns)) ||
-		  json_object_set_new(o, "ev", rec_json_deltas(t->ev, nr_events)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	json__member_string(w, "type", "task");
+	json__member_uint(w, "tid", t->tid);
+	json__member_uint(w, "pid", t->pid);
+	rec_member_u64(w, "start_ns", t->start_ns);
+	rec_member_u64(w, "leader_start_ns", t->leader_start_ns);
+	rec_member_u64(w, "cgroup_id", t->cgroup_id);
+	rec_member_str(w, "comm", t->comm);
+	rec_member_str(w, "pcomm", t->pcomm);
+	json__member_bool(w, "exited", t->exited);
+	rec_member_u64(w, "cpu_ns", t->cpu_ns);
+	json__key(w, "ev");
+	rec_put_deltas(w, t->ev, nr_events);
+	json__end_object(w);
 }
 
-static json_t *end_json(__u64 seq)
+static void end_json(struct json_writer *w, __u64 seq)
 {
-	json_t *o = json_object();
-
-	if (o && (json_object_set_new(o, "type", json_string("end")) ||
-		  json_object_set_new(o, "seq", rec_json_u64(seq)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	json__member_string(w, "type", "end");
+	rec_member_u64(w, "seq", seq);
+	json__end_object(w);
 }
 
 int recorder__write(struct recorder *r, const struct sample *s, char *err, size_t errlen)
 {
-	int digits;
-
 	if (r->failed)
 		return errmsg(err, errlen, -1, "failed to record interval: an earlier write failed");
 	if (check_sample(s, err, errlen))
 		return -1;
-	digits = rec_real_digits(s->ts);
-	if (rec_real_digits(s->interval_s) > digits)
-		digits = rec_real_digits(s->interval_s);
-	if (put_new(r, interval_json(s, r->seq + 1, r->nr_events), digits, err, errlen))
+	interval_json(r->w, s, r->seq + 1, r->nr_events);
+	if (put_line(r, err, errlen))
 		goto fail;
-	for (size_t i = 0; i < s->nr; i++)
-		if (put_new(r, task_json(&s->tasks[i], r->nr_events), 1, err, errlen))
+	for (size_t i = 0; i < s->nr; i++) {
+		task_json(r->w, &s->tasks[i], r->nr_events);
+		if (put_line(r, err, errlen))
 			goto fail;
-	if (put_new(r, end_json(r->seq + 1), 1, err, errlen) || flush(r, err, errlen))
+	}
+	end_json(r->w, r->seq + 1);
+	if (put_line(r, err, errlen) || flush(r, err, errlen))
 		goto fail;
 	r->seq++;
 	return 0;
@@ -260,17 +254,13 @@ fail:
 	return -1;
 }
 
-static json_t *cgroup_json(__u64 id, const char *path)
+static void cgroup_json(struct json_writer *w, __u64 id, const char *path)
 {
-	json_t *o = json_object();
-
-	if (o && (json_object_set_new(o, "type", json_string("cgroup")) ||
-		  json_object_set_new(o, "id", rec_json_u64(id)) ||
-		  json_object_set_new(o, "path", rec_json_str(path)))) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	json__begin_object(w);
+	json__member_string(w, "type", "cgroup");
+	rec_member_u64(w, "id", id);
+	rec_member_str(w, "path", path);
+	json__end_object(w);
 }
 
 int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char *err,
@@ -297,7 +287,8 @@ int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char 
 	if (!known && r->cg.nr >= REC_MAX_CGROUPS)
 		return errmsg(err, errlen, -1, "failed to record cgroup %llu: more than %d cgroups",
 				(unsigned long long)id, REC_MAX_CGROUPS);
-	if (put_new(r, cgroup_json(id, path), 1, err, errlen))
+	cgroup_json(r->w, id, path);
+	if (put_line(r, err, errlen))
 		return -1;
 	/*
 	 * Remembered only once written. Should that fail for want of memory,
@@ -361,8 +352,7 @@ int recorder__close(struct recorder *r, char *err, size_t errlen)
 	if (zret != Z_OK)
 		ret = errmsg(err, errlen, -1, "failed to close recording: %s",
 			       zret == Z_ERRNO ? strerror(errno) : zError(zret));
-	rec_cgroups__free(&r->cg);
-	free(r->line);
-	free(r);
+	r->gz = NULL;
+	recorder__free(r);
 	return ret;
 }

@@ -34,13 +34,13 @@ static void part_compute(const struct delta *ev, const struct td_config *cfg,
 {
 	struct td_counts c;
 
-	td_counts_init(&c);
+	td_counts__init(&c);
 	c.slot_width = p->slot_width;
 	c.arm_n2_erratum = p->arm_n2_erratum;
 	for (int i = p->ev_lo; i < p->ev_hi && i < MAX_EVENTS; i++) {
 		if (cfg->role[i] == TD_NO_ROLE)
 			continue;
-		td_counts_set(&c, cfg->role[i], delta__scaled(&ev[i]) * scale[i]);
+		td_counts__set(&c, cfg->role[i], delta__scaled(&ev[i]) * scale[i]);
 	}
 	td_compute(p->method, &c, r);
 }

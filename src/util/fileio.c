@@ -74,11 +74,8 @@ int read_whole_file(const char *path, size_t max, char **out, size_t *len)
 	for (;;) {
 		ssize_t r;
 
+		/* n > max below ends the loop, so this grows to 2 * max at most */
 		if (n + 1 >= cap) {
-			if (cap > max) {
-				err = -EFBIG;
-				break;
-			}
 			err = GROW(b, cap, n + 2, 64 * 1024);
 			if (err)
 				break;

@@ -30,6 +30,34 @@ static void fix_decimal_point(char *buf)
 	memmove(p + 1, p + dlen, strlen(p + dlen) + 1);
 }
 
+/*
+ * The fewest of 15..17 significant digits that strtod() reads back as *v*:
+ * any double of at most 15 digits prints as those digits at precision 15.
+ */
+static int shortest_g(char *buf, size_t size, double v)
+{
+	int len = 0;
+
+	for (int prec = 15; prec <= 17; prec++) {
+		len = snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return len;
+}
+
+/* *len* as snprintf() returned it: the length of *buf* with the decimal
+ * point fixed, or 0 and "" when it did not fit. */
+static int finish_number(char *buf, size_t size, int len)
+{
+	if (len < 0 || (size_t)len >= size) {
+		buf[0] = '\0';
+		return 0;
+	}
+	fix_decimal_point(buf);
+	return (int)strlen(buf);
+}
+
 int fmt_double(char *buf, size_t size, double v)
 {
 	int len;
@@ -39,22 +67,33 @@ int fmt_double(char *buf, size_t size, double v)
 	buf[0] = '\0';
 	if (!isfinite(v))
 		return 0;
-	if (v == trunc(v) && fabs(v) < 1e21) {
+	if (v == trunc(v) && fabs(v) < 1e21)
 		/* avoid "-0", which some consumers read as a float */
 		len = snprintf(buf, size, "%.0f", v == 0 ? 0.0 : v);
-	} else {
-		for (int prec = 15; prec <= 17; prec++) {
-			len = snprintf(buf, size, "%.*g", prec, v);
-			if (strtod(buf, NULL) == v)
-				break;
-		}
-	}
-	if (len < 0 || (size_t)len >= size) {
-		buf[0] = '\0';
+	else
+		len = shortest_g(buf, size, v);
+	return finish_number(buf, size, len);
+}
+
+int fmt_real(char *buf, size_t size, double v)
+{
+	int len;
+
+	if (!size)
 		return 0;
+	buf[0] = '\0';
+	if (!isfinite(v))
+		return 0;
+	len = finish_number(buf, size, shortest_g(buf, size, v));
+	if (len && !strpbrk(buf, ".e")) {
+		if ((size_t)len + 2 >= size) {
+			buf[0] = '\0';
+			return 0;
+		}
+		memcpy(buf + len, ".0", 3);
+		len += 2;
 	}
-	fix_decimal_point(buf);
-	return (int)strlen(buf);
+	return len;
 }
 
 const char *fmt_compact(char *buf, size_t size, double v)

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
-/* Buffer sizes that always hold fmt_double() / fmt_compact() results. */
+/* Buffer sizes that always hold fmt_double() / fmt_real() / fmt_compact() results. */
 #define FMT_DOUBLE_LEN 32
 #define FMT_COMPACT_LEN 16
 
@@ -23,6 +23,15 @@
  * Returns the length written.
  */
 int fmt_double(char *buf, size_t size, double v);
+
+/*
+ * *v* as a real that reads back as exactly *v*, also for a parser that
+ * tells reals from integers (a JSON one): the fewest of 15..17 significant
+ * digits in %g form, with ".0" added where that has neither a point nor an
+ * exponent ("1.0", "0.1", "1e+20", "-0.0"). '.' whatever LC_NUMERIC says;
+ * non-finite values give "". Returns the length written.
+ */
+int fmt_real(char *buf, size_t size, double v);
 
 /*
  * Compact human count, at most 5 characters: integers below 10000 as is

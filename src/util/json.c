@@ -258,16 +258,28 @@ void json__uint(struct json_writer *w, uint64_t v)
 		fprintf(w->f, "%" PRIu64, v);
 }
 
-void json__double(struct json_writer *w, double v)
+/* *v* in the form *fmt* gives, null where it gives none (NaN, infinities). */
+static void write_number(struct json_writer *w, double v,
+			 int (*fmt)(char *buf, size_t size, double v))
 {
 	char buf[FMT_DOUBLE_LEN];
 
 	if (!begin_value(w))
 		return;
-	if (fmt_double(buf, sizeof(buf), v))
+	if (fmt(buf, sizeof(buf), v))
 		fputs(buf, w->f);
 	else
 		fputs("null", w->f);
+}
+
+void json__double(struct json_writer *w, double v)
+{
+	write_number(w, v, fmt_double);
+}
+
+void json__real(struct json_writer *w, double v)
+{
+	write_number(w, v, fmt_real);
 }
 
 void json__bool(struct json_writer *w, bool v)
@@ -304,6 +316,18 @@ void json__member_double(struct json_writer *w, const char *key, double v)
 {
 	json__key(w, key);
 	json__double(w, v);
+}
+
+void json__member_real(struct json_writer *w, const char *key, double v)
+{
+	json__key(w, key);
+	json__real(w, v);
+}
+
+void json__member_bool(struct json_writer *w, const char *key, bool v)
+{
+	json__key(w, key);
+	json__bool(w, v);
 }
 
 void json__newline(struct json_writer *w)

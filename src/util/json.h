@@ -3,13 +3,16 @@
  * A streaming JSON writer to a FILE*: commas and nesting are handled, and
  * strings are always valid JSON whatever bytes they hold.
  *
- * tdtop writes JSON with this writer and parses it with jansson (reading
- * recordings needs a parser). The writer streams each member to the FILE
- * as it comes, with no tree to build and free per line; it writes NaN as
- * null and any bytes (a comm is not always UTF-8) as a valid string,
- * where jansson refuses both; and its numbers are fmt_double()'s, the
- * digits the CSV output prints too. The recorder's lines are still
- * encoded with jansson (record/write.c, record/header.c).
+ * Every JSON tdtop writes goes through this writer: the JSON Lines output,
+ * report --diff and the recordings (record/write.c writes each line into
+ * a memory FILE and hands it to zlib). jansson is used only to parse, as
+ * reading recordings back needs a parser. One writer means one escaping
+ * and one number form everywhere, and it suits writing better than
+ * jansson: each member streams to the FILE as it comes, with no tree to
+ * build and free per line; NaN becomes null and any bytes (a comm is not
+ * always UTF-8) a valid string, where jansson refuses both; its numbers
+ * are fmt_double()'s, the digits the CSV output prints too, or with
+ * json__real() the shortest that read back as exactly the same double.
  */
 #ifndef __TDTOP_JSON_H
 #define __TDTOP_JSON_H
@@ -46,6 +49,9 @@ void json__int(struct json_writer *w, int64_t v);
 void json__uint(struct json_writer *w, uint64_t v);
 /* NaN and infinities become null; see fmt_double() for the digits. */
 void json__double(struct json_writer *w, double v);
+/* A real that reads back as exactly *v*, -0.0 included, and as a real
+ * (1.0, not 1): see fmt_real(). NaN and infinities become null. */
+void json__real(struct json_writer *w, double v);
 void json__bool(struct json_writer *w, bool v);
 void json__null(struct json_writer *w);
 
@@ -54,6 +60,8 @@ void json__member_string(struct json_writer *w, const char *key, const char *s);
 void json__member_int(struct json_writer *w, const char *key, int64_t v);
 void json__member_uint(struct json_writer *w, const char *key, uint64_t v);
 void json__member_double(struct json_writer *w, const char *key, double v);
+void json__member_real(struct json_writer *w, const char *key, double v);
+void json__member_bool(struct json_writer *w, const char *key, bool v);
 
 /* Ends a top-level value's line (JSON Lines); a misuse when nested. */
 void json__newline(struct json_writer *w);

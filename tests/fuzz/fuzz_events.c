@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		require(strnlen(e->unit, sizeof(e->unit)) < sizeof(e->unit), "unit");
 		require(e->leader >= 0 && e->leader <= i, "leader");
 		require(e->scale > 0 && e->scale == e->scale, "scale");
-		event_to_attr(e, &attr);
+		event_spec__to_attr(e, &attr);
 		require(attr.type == e->type && attr.config == e->config && !attr.inherit,
 			"attr matches the spec");
 	}

@@ -6,6 +6,7 @@
  * come with a lower-case message, and one about an unknown or incomplete
  * option must name an option the user typed.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ret = options_parse(argc, argv, &o, err, sizeof(err));
 	if (ret) {
-		require(ret == -1, "usage error is -1");
+		require(ret == -EINVAL, "usage error is -EINVAL");
 		require(err[0] >= 'a' && err[0] <= 'z', "lower-case message");
 		check_named_option(err, argv2, argc);
 	} else {

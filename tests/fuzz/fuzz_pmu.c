@@ -41,16 +41,16 @@ static void check_format(const char *s)
 		check_refusal(ret, err, s, "format error code");
 		return;
 	}
-	width = pmu_format_width(&f);
+	width = pmu_format__width(&f);
 	require(f.field >= 0 && f.field < NR_PMU_FIELDS && f.mask, "format field and mask");
 	require(width >= 1 && width <= 64, "format width");
 	/* the largest value that fits lands on exactly the format's bits */
-	require(!pmu_format_apply(&f, "t", width == 64 ? ~0ULL : (1ULL << width) - 1, cfg, err,
+	require(!pmu_format__apply(&f, "t", width == 64 ? ~0ULL : (1ULL << width) - 1, cfg, err,
 				  sizeof(err)) &&
 			cfg[f.field] == f.mask,
 		"all-ones value fills the mask");
 	if (width < 64)
-		require(pmu_format_apply(&f, "t", 1ULL << width, cfg, err, sizeof(err)) == -ERANGE,
+		require(pmu_format__apply(&f, "t", 1ULL << width, cfg, err, sizeof(err)) == -ERANGE,
 			"a value one bit too wide is refused");
 }
 

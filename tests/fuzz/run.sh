@@ -10,8 +10,9 @@ cd "$(dirname "$0")/../.."
 secs=${1:-20}
 clang=${CLANG:-clang}
 out=.output/fuzz
-srcs="src/util/errmsg.c src/record/cgroup_table.c src/record/codec.c src/record/header.c
-      src/record/read.c src/record/source.c src/record/write.c src/rows/sample.c src/pmu/topdown.c"
+srcs="src/util/errmsg.c src/util/format.c src/util/grow.c src/util/json.c src/util/keyindex.c
+      src/record/cgroup_table.c src/record/codec.c src/record/header.c src/record/read.c
+      src/record/source.c src/record/write.c src/rows/sample.c src/pmu/topdown.c"
 mkdir -p "$out"
 
 # shellcheck disable=SC2086

@@ -20,7 +20,7 @@ obj=$out/obj
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all)
 cflags=(-g -O1 -std=gnu11 -D_GNU_SOURCE '-DTDTOP_VERSION="fuzz"' -Isrc -Ibpf)
 # the sources that talk to the kernel, and main, are not parsers
-kernel="src/measure/collector.c src/measure/live.c src/startup.c src/main.c"
+kernel="src/measure/collector.c src/measure/live.c src/startup.c src/main.c $(echo src/cmd_*.c)"
 mkdir -p "$obj"
 
 command -v "$clang" >/dev/null || { echo "FAIL fuzz: $clang not found"; exit 2; }

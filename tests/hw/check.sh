@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Hardware check of tdtop's TopDown numbers: run workloads of known
-# character, measure each with tdtop and then with perf stat for the same
-# process and duration, print both side by side and pack everything into
-# a tarball to send back. Skips (exit 0) where there is no TopDown PMU.
-# docs/topdown.md describes it.
+# character, measure each with tdtop (its default read path, then again
+# with --helper-reads) and then with perf stat for the same process and
+# duration, print them side by side and pack everything into a tarball to
+# send back. Fails when tdtop's two read paths differ by more than 0.5
+# percentage points in a category. Skips (exit 0) where there is no TopDown
+# PMU. docs/topdown.md describes it.
 
 set -u
 
@@ -26,7 +28,7 @@ usage() {
 	cat <<EOF
 usage: sudo $0 [-t SECS] [-w "alu branch memory frontend"] [-c CPU] [-o FILE.tar.gz]
        [-F FUNCTIONS] [-m MIB] [-n]
-  -t SECS       measurement length for tdtop and for perf (default $SECS)
+  -t SECS       measurement length for each tdtop run and for perf (default $SECS)
   -w LIST       workloads to run (default: $WORKLOADS)
   -c CPU        CPU to pin the workloads to (default: the first CPU of TopDown part 0)
   -o FILE       tarball to write (default: tdtop-hw-<host>-<date>.tar.gz here)
@@ -35,7 +37,8 @@ usage: sudo $0 [-t SECS] [-w "alu branch memory frontend"] [-c CPU] [-o FILE.tar
   -n            print the plan (method, perf metric group, commands) and exit
 Environment: TDTOP (binary, default ./tdtop), PERF (default perf), CC (default cc).
 Exit status: 0 done or skipped (no TopDown PMU: the message starts with SKIP), 1 failure
-(tdtop could not measure a workload; the tarball is still written), 2 usage error.
+(tdtop could not measure a workload, or its default read path and --helper-reads differ
+by more than 0.5 points; the tarball is still written), 2 usage error.
 EOF
 }
 
@@ -96,6 +99,7 @@ TDTOP_ARGS="-o json -d 1 -n $SECS --level 1 --strict${SMTFLAG:+ $SMTFLAG}"
 if [ "$DRY" = 1 ]; then
 	echo "method:   $METHOD"
 	echo "tdtop:    $TDTOP $TDTOP_ARGS -p PID"
+	echo "          then the same with --helper-reads"
 	echo "perf:     $PERF stat -M $GROUP -x, -p PID -- sleep $SECS"
 	echo "pinned:   CPU $CPU"
 	echo "workloads: $WORKLOADS"
@@ -184,7 +188,7 @@ HAVE_RECORD=0
 start_workload() {
 	rm -f "$W/$1.pid"
 	# shellcheck disable=SC2086 # PIN is a command and its arguments
-	$PIN "$W/workloads" "$1" $((2 * SECS + 30)) "$W/$1.pid" "$MEM_MIB" \
+	$PIN "$W/workloads" "$1" $((3 * SECS + 30)) "$W/$1.pid" "$MEM_MIB" \
 		>"$W/$1.out" 2>&1 &
 	WLPID=$!
 	tries=0
@@ -197,16 +201,22 @@ start_workload() {
 	sleep 1
 }
 
+# measure WORKLOAD SUFFIX [OPTION]: one tdtop run into WORKLOAD.SUFFIX.json
+measure() {
+	# shellcheck disable=SC2086 # TDTOP_ARGS holds several options
+	if ! "$TDTOP" $TDTOP_ARGS ${3:-} -p "$WLPID" >"$W/$1.$2.json" 2>"$W/$1.$2.err"; then
+		echo "  tdtop${3:+ $3} failed: $(tail -1 "$W/$1.$2.err")"
+		FAILED=1
+	fi
+}
+
 # tdtop first, then perf, never both at once: the TopDown counters (e.g.
 # SLOTS/PERF_METRICS) are one per CPU, and two users would multiplex them.
 for wl in $WORKLOADS; do
-	echo "running $wl: tdtop ${SECS}s, then perf ${SECS}s"
+	echo "running $wl: tdtop ${SECS}s, tdtop --helper-reads ${SECS}s, then perf ${SECS}s"
 	start_workload "$wl"
-	# shellcheck disable=SC2086 # TDTOP_ARGS holds several options
-	if ! "$TDTOP" $TDTOP_ARGS -p "$WLPID" >"$W/$wl.tdtop.json" 2>"$W/$wl.tdtop.err"; then
-		echo "  tdtop failed: $(tail -1 "$W/$wl.tdtop.err")"
-		FAILED=1
-	fi
+	measure "$wl" tdtop
+	measure "$wl" tdtop-helper --helper-reads
 	if [ "$HAVE_PERF" = 1 ]; then
 		"$PERF" stat -M "$GROUP" -x, -o "$W/$wl.perf.csv" -p "$WLPID" -- sleep "$SECS" \
 			2>"$W/$wl.perf.err" ||
@@ -228,7 +238,8 @@ done
 echo
 if command -v python3 >/dev/null 2>&1; then
 	# shellcheck disable=SC2086 # one argument per workload
-	python3 "$HERE/compare.py" "$W" $WORKLOADS | tee "$W/summary.txt"
+	python3 "$HERE/compare.py" "$W" $WORKLOADS >"$W/summary.txt" 2>&1 || FAILED=1
+	cat "$W/summary.txt"
 else
 	echo "no python3: raw outputs only (see the tarball)" | tee "$W/summary.txt"
 fi
@@ -237,5 +248,6 @@ tar -czf "$OUT" -C "$TMP" "$NAME" || die "failed to write $OUT"
 echo
 echo "wrote $OUT: please send it back with the summary above"
 [ "$FAILED" = 0 ] ||
-	echo "check.sh: tdtop failed on some workloads (see their .tdtop.err in the tarball)" >&2
+	echo "check.sh: tdtop failed on some workloads, or its read paths differ (see the" \
+		"summary above and the .err files in the tarball)" >&2
 exit "$FAILED"

@@ -3,7 +3,8 @@
 #
 # Checks of check.sh that need no PMU: the skip on a machine without
 # TopDown (a fixture without a core PMU), the plan it makes for fixture
-# CPUs, its usage errors, and compare.py on hand-made tdtop/perf outputs.
+# CPUs, its usage errors, and compare.py on hand-made tdtop/perf outputs,
+# its comparison of the two read paths among them.
 # Usage: tests/hw/selftest.sh (TDTOP defaults to ./tdtop). Exit 0 if all pass.
 
 set -u
@@ -42,6 +43,8 @@ expect skip-without-pmu 0 '^SKIP: no TopDown on this machine: no hardware PMU' \
 	env TDTOP_SYSFS="$FX/vm-nopmu" "$HERE/check.sh"
 expect plan-perf-metrics 0 'perf stat -M TopdownL1' \
 	env TDTOP_SYSFS="$FX/sapphirerapids" "$HERE/check.sh" -n
+expect plan-both-read-paths 0 'then the same with --helper-reads' \
+	env TDTOP_SYSFS="$FX/sapphirerapids" "$HERE/check.sh" -n
 expect plan-amd 0 'perf stat -M PipelineL1' \
 	env TDTOP_SYSFS="$FX/zen4" "$HERE/check.sh" -n
 expect plan-smt 0 'runs with --allow-smt' \
@@ -71,18 +74,63 @@ cat >"$TMP/alu.perf.csv" <<'EOF'
 3000000,,topdown-fe-bound,2000000000,100.00,8.5,%  tma_frontend_bound
 5000000,,topdown-be-bound,2000000000,100.00,11.5,%  tma_backend_bound
 EOF
+# the --helper-reads run: within 0.5 points of the default one (75.0 5.0 7.5 12.5)
+cat >"$TMP/alu.tdtop-helper.json" <<'EOF'
+{"type":"process","pid":42,"topdown":{"retiring":0.746,"bad_speculation":0.052,"frontend_bound":0.077,"backend_bound":0.125},"slots":4000000}
+EOF
 out=$(python3 "$HERE/compare.py" "$TMP" alu 2>&1)
+rc=$?
 # tdtop: retiring (0.8*3 + 0.6*1) / 4 = 75.0 %, backend (0.1*3 + 0.2*1) / 4 = 12.5 %
 for want in 'tdtop       75.0      5.0      7.5     12.5' \
 	'perf        74.0      6.0      8.5     11.5' \
 	'diff         1.0     -1.0     -1.0      1.0' \
-	'largest: tdtop retiring, perf retiring' 'largest difference: 1.0 points'; do
+	'largest: tdtop retiring, perf retiring' 'largest difference: 1.0 points' \
+	'default     75.0      5.0      7.5     12.5' 'helper      74.6      5.2      7.7     12.5' \
+	'agree within 0.5 points'; do
 	if printf '%s\n' "$out" | grep -q -- "$want"; then
 		echo "ok   compare: $want"
 	else
 		fail "compare: '$want' not in: $out"
 	fi
 done
+
+if [ "$rc" = 0 ]; then
+	echo "ok   compare: read paths that agree exit 0"
+else
+	fail "compare: exit $rc for read paths that agree: $out"
+fi
+
+# 0.6 points apart in retiring and bad speculation: a failure
+cat >"$TMP/alu.tdtop-helper.json" <<'EOF'
+{"type":"process","pid":42,"topdown":{"retiring":0.744,"bad_speculation":0.056,"frontend_bound":0.075,"backend_bound":0.125},"slots":4000000}
+EOF
+out=$(python3 "$HERE/compare.py" "$TMP" alu 2>&1)
+rc=$?
+if [ "$rc" = 1 ] && printf '%s\n' "$out" |
+	grep -q 'DIFFER: retiring +0.60, bad_speculation -0.60'; then
+	echo "ok   compare: read paths 0.6 points apart fail"
+else
+	fail "compare: read paths 0.6 points apart: exit $rc: $out"
+fi
+
+# read_path_differences() itself, on numbers at and around the limit
+if out=$(cd "$HERE" && PYTHONDONTWRITEBYTECODE=1 python3 -c '
+import compare
+d = {"retiring": 40.0, "bad_speculation": 10.0, "frontend_bound": 20.0, "backend_bound": 30.0}
+near = dict(d, retiring=40.5, backend_bound=29.5)
+far = dict(d, frontend_bound=20.51)
+assert compare.read_path_differences(d, near) == {}, "0.5 points is within"
+got = compare.read_path_differences(d, far)
+assert list(got) == ["frontend_bound"] and abs(got["frontend_bound"] + 0.51) < 1e-9, got
+assert compare.read_path_differences(d, dict(d, smt_contention=1.0)) == {"smt_contention": None}
+assert set(compare.read_path_differences({}, d)) == {
+    "retiring", "bad_speculation", "frontend_bound", "backend_bound"}, "no rows must fail"
+assert compare.read_path_differences(d, far, limit=1.0) == {}
+' 2>&1); then
+	echo "ok   compare: read_path_differences() at the limit"
+else
+	fail "compare: read_path_differences(): $out"
+fi
 
 # the AMD and legacy spellings of perf's metric units
 printf '%s\n' '1,,ls_not_halted_cyc,1,100.00,31.5,%  retiring' \

@@ -4,11 +4,12 @@
 from attach to the process's exit. The workload reports its accounting just
 before and after its work, while tdtop is already attached; in between, and
 after, it is blocked, so the windows match up to a few ms or faults."""
+import json
 import os
 
 from tdtest import (SWITCH_PROGS, Sampler, SkipTest, Workload, assert_close, assert_conservation,
-                    bpf_progs, observe, require_cpus, require_root, rows_of, schedstat_ns,
-                    sum_rows)
+                    bpf_progs, helper_path, observe, require_cpus, require_root, rows_of, run,
+                    schedstat_ns, sum_rows)
 
 MS = 1000000
 
@@ -101,6 +102,40 @@ def test_memory_and_helper_reads_agree():
                          sum_rows(rows, "context-switches"), switches, slack=20)
             assert all(iv["read_errors"] == 0 for iv, _ in ivs), f"{mode}: read errors"
             assert_conservation(ivs, evs)
+
+
+def test_group_member_read_after_leader():
+    """The PERF_METRICS path (one helper read of the slots leader, the
+    metrics loaded from memory with its times) on a software stand-in, since
+    no TopDown PMU is needed: one cpu-clock event as leader, as member and
+    as in-place count (tests/bpf/member_reads.c). Its count in memory moves
+    only when read, so the member equals the leader only when loaded after
+    the leader's read; when that read fails, the member fails with it."""
+    require_root()
+    with open("/proc/kallsyms") as f:
+        if not any(line.split()[2:3] == ["bpf_rdonly_cast"] for line in f):
+            raise SkipTest("this kernel has no bpf_rdonly_cast(): no loads from memory")
+    res = run([helper_path("member_reads"), "0"])
+    assert res.returncode == 0, res.stderr.decode()
+    phases = {p["phase"]: p for p in map(json.loads, res.stdout.decode().splitlines())}
+    leader, member, in_place = 0, 1, 2
+    for name, errors in (("both read", 0), ("leader fails", 4), ("leader back", 4)):
+        p = phases[name]
+        assert p["read_errors"] == errors, f"{name}: {p['read_errors']} read errors, want {errors}"
+        assert p["last"][member] == p["last"][leader], f"{name}: member {p['last'][member]} " \
+            f"is not the leader's reading {p['last'][leader]}"
+        assert p["total"][member] == p["total"][leader], f"{name}: member charged " \
+            f"{p['total'][member]}, leader {p['total'][leader]}"
+        # the in-place count takes the slice's times, the member the leader's
+        assert p["last"][in_place][1] != p["last"][leader][1], name
+    both, failed, back = phases["both read"], phases["leader fails"], phases["leader back"]
+    assert both["total"][leader][0] >= 5 * MS, f"two 5 ms slices charged {both['total']}"
+    assert failed["primed"] == 1 << in_place, f"primed {failed['primed']:#x}: the member " \
+        "kept a reading its failed leader did not give"
+    assert failed["total"][member] == both["total"][member], "charged from a failed read"
+    assert failed["total"][in_place][1] > both["total"][in_place][1], "in-place count not read"
+    assert back["primed"] == 7 and back["total"][member][0] > both["total"][member][0], \
+        f"member not charged again once its leader reads: {back}"
 
 
 def test_never_switching_task_counted_every_interval():

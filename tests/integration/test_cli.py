@@ -51,6 +51,31 @@ def test_list_events():
         assert ev in names, f"{ev} not listed: {names[:500]!r}"
 
 
+def test_list_read_plan():
+    """--list says how each event is read at a switch and how many helper
+    calls that takes per core type; --helper-reads reads every event."""
+    fixtures = os.path.join(HERE, "..", "fixtures", "sysfs")
+    # fixture, options, helper calls per core type, metrics loaded from memory
+    cases = [("sapphirerapids", ["--level", "2"], [3], 8),
+             ("alderlake", [], [3, 5], 4),
+             ("zen4", [], [6], 0)]
+    for fx, args, calls_default, nr_members in cases:
+        env = dict(os.environ, TDTOP_SYSFS=os.path.join(fixtures, fx))
+        for extra in ([], ["--helper-reads"]):
+            res = run([TDTOP, "--list", *args, *extra], env=env)
+            out = res.stdout.decode()
+            assert res.returncode == 0, f"{fx} {extra}: {res}"
+            lines = out.splitlines()
+            calls = [int(line.split(":")[1]) for line in lines
+                     if line.startswith("  helper calls per switch:")]
+            members = [line for line in lines if "memory (current after the read of" in line]
+            want_calls = calls_default if not extra else \
+                [calls_default[0] + nr_members] + calls_default[1:]
+            assert calls == want_calls, f"{fx} {extra}: helper calls {calls}, want {want_calls}"
+            assert len(members) == (0 if extra else nr_members), \
+                f"{fx} {extra}: read from memory: {members}"
+
+
 def test_bad_options_exit_2():
     require_root()    # as root, a bad option must still stop before anything is loaded
     before = {p[0] for p in bpf_progs()}

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* cgroup2 mount discovery from mountinfo fixtures, path resolution and the
  * id -> path cache on fake cgroup trees built in a temporary directory. */
-#include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cgroup/cgroupfs.h"
+#include "fixture.h"
 #include "test.h"
 
 #define MI "../fixtures/mountinfo/"
@@ -175,31 +174,13 @@ TEST(cgroup_mount_proc_self)
 
 /* ---- fake cgroup trees ---- */
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void rm_tree(const char *root)
-{
-	nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* mkdir root/rel with a cgroup.procs file, parents must exist */
+/* root/rel as a cgroup: a directory with a cgroup.procs file */
 static void mkcg(const char *root, const char *rel)
 {
 	char p[PATH_MAX];
-	int fd;
 
-	snprintf(p, sizeof(p), "%s%s", root, rel);
-	if (strcmp(rel, "/") && mkdir(p, 0755))
-		test_fail(__FILE__, __LINE__, "mkdir %s: %s", p, strerror(errno));
-	snprintf(p, sizeof(p), "%s%s/cgroup.procs", root, strcmp(rel, "/") ? rel : "");
-	fd = open(p, O_CREAT | O_WRONLY, 0644);
-	if (fd < 0)
-		test_fail(__FILE__, __LINE__, "create %s: %s", p, strerror(errno));
-	else
-		close(fd);
+	snprintf(p, sizeof(p), "%s/cgroup.procs", rel);
+	fixture_put(root, p, "");
 }
 
 static unsigned long long ino(const char *root, const char *rel)
@@ -219,22 +200,15 @@ static unsigned long long ino(const char *root, const char *rel)
  *   plain/         (no cgroup.procs)
  *   file           (regular file)
  */
-static char *make_tree(char *root)
+static char *make_tree(void)
 {
-	char p[PATH_MAX];
-	int fd;
+	char *root = fixture_new("cg");
 
-	if (!mkdtemp(root))
-		return NULL;
 	mkcg(root, "/");
 	mkcg(root, "/system.slice");
 	mkcg(root, "/system.slice/nginx.service");
-	snprintf(p, sizeof(p), "%s/plain", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/file", root);
-	fd = open(p, O_CREAT | O_WRONLY, 0644);
-	if (fd >= 0)
-		close(fd);
+	fixture_mkdir(root, "plain");
+	fixture_put(root, "file", "");
 	return root;
 }
 
@@ -247,7 +221,7 @@ static int resolve(const char *root, const char *user, char *abs, unsigned long 
 
 TEST(cgroup_resolve_relative_and_absolute)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", abs[CGROUP_PATH_MAX], want[PATH_MAX], err[256];
+	char *root = make_tree(), abs[CGROUP_PATH_MAX], want[PATH_MAX], err[256];
 	static const char *const forms[] = {
 		"system.slice/nginx.service",
 		"/system.slice/nginx.service",
@@ -257,10 +231,8 @@ TEST(cgroup_resolve_relative_and_absolute)
 	};
 	unsigned long long id;
 
-	if (!make_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	snprintf(want, sizeof(want), "%s/system.slice/nginx.service", root);
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		id = 0;
@@ -280,19 +252,17 @@ TEST(cgroup_resolve_relative_and_absolute)
 	/* a mount point given with a trailing slash */
 	CHECK_INT(resolve(want, "system.slice", abs, &id, err), 0);
 	CHECK_U64(id, ino(root, "/system.slice"));
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_resolve_errors)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", abs[CGROUP_PATH_MAX], err[256], prefix[64];
+	char *root = make_tree(), abs[CGROUP_PATH_MAX], err[256], prefix[64];
 	char *longp;
 	unsigned long long id = 42;
 
-	if (!make_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	snprintf(prefix, sizeof(prefix), "failed to resolve cgroup '");
 
 	CHECK_INT(resolve(root, "system.slice/../system.slice", abs, &id, err), -EINVAL);
@@ -331,17 +301,18 @@ TEST(cgroup_resolve_errors)
 	CHECK_INT(cgroup_resolve_path(root, "plain", abs, sizeof(abs), &id, err, 8), -ENOTDIR);
 	CHECK_STR(err, "failed ");
 	CHECK_U64(id, ino(root, "/system.slice"));	/* only the success above set it */
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_resolve_symlink_outside)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", other[] = "/tmp/tdtop-cgo-XXXXXX";
+	char *root = make_tree(), *other = fixture_new("cgo");
 	char abs[CGROUP_PATH_MAX], err[256], link[PATH_MAX];
 	unsigned long long id;
 
-	if (!make_tree(root) || !mkdtemp(other)) {
-		CHECK(!"mkdtemp");
+	if (!root || !other) {
+		fixture_remove(root);
+		fixture_remove(other);
 		return;
 	}
 	mkcg(other, "/");
@@ -349,8 +320,8 @@ TEST(cgroup_resolve_symlink_outside)
 	CHECK_INT(symlink(other, link), 0);
 	CHECK_INT(resolve(root, "elsewhere", abs, &id, err), -EXDEV);
 	CHECK(strstr(err, "outside the cgroup mount"));
-	rm_tree(root);
-	rm_tree(other);
+	fixture_remove(root);
+	fixture_remove(other);
 }
 
 TEST(cgroup_path_depth_counts)
@@ -367,10 +338,10 @@ TEST(cgroup_path_depth_counts)
 /* ---- cache ---- */
 
 /* root/{a/{a1,a2/deep},b} */
-static char *make_cache_tree(char *root)
+static char *make_cache_tree(void)
 {
-	if (!mkdtemp(root))
-		return NULL;
+	char *root = fixture_new("cg");
+
 	mkcg(root, "/");
 	mkcg(root, "/a");
 	mkcg(root, "/a/a1");
@@ -396,13 +367,11 @@ static void check_entry(const struct cgroup_cache *c, const char *root, const ch
 
 TEST(cgroup_cache_walk)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX";
+	char *root = make_cache_tree();
 	struct cgroup_cache c;
 
-	if (!make_cache_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	CHECK_INT(cgroup_cache__init(&c, root, NULL), 0);
 	CHECK_INT(c.walks, 0);
 	CHECK_INT(cgroup_cache__refresh(&c, 0), 6);
@@ -421,21 +390,19 @@ TEST(cgroup_cache_walk)
 	cgroup_cache__free(&c);
 	CHECK(!c.ents && !c.mount);
 	cgroup_cache__free(&c);
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_cache_unknown_id_bounded_refresh)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX";
+	char *root = make_cache_tree();
 	struct cgroup_cache_opts opts = { .min_refresh_s = 1.0 };
 	const struct cgroup_entry *e;
 	struct cgroup_cache c;
 	unsigned long long id_c;
 
-	if (!make_cache_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	CHECK_INT(cgroup_cache__init(&c, root, &opts), 0);
 	/* the first lookup walks whatever the time */
 	e = cgroup_cache__lookup(&c, ino(root, "/a"), 10.0);
@@ -469,20 +436,18 @@ TEST(cgroup_cache_unknown_id_bounded_refresh)
 	CHECK(!cgroup_cache__lookup(&c, 1ULL << 62, 1.0));
 	CHECK_INT(c.walks, 2);
 	cgroup_cache__free(&c);
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_cache_removed_kept_until_dropped)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", p[PATH_MAX];
+	char *root = make_cache_tree(), p[PATH_MAX];
 	unsigned long long id_b, id_deep, anc[CGROUP_MAX_DEPTH];
 	const struct cgroup_entry *e;
 	struct cgroup_cache c;
 
-	if (!make_cache_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	id_b = ino(root, "/b");
 	id_deep = ino(root, "/a/a2/deep");
 	CHECK_INT(cgroup_cache__init(&c, root, NULL), 0);
@@ -520,19 +485,17 @@ TEST(cgroup_cache_removed_kept_until_dropped)
 	CHECK(!cgroup_cache__find(&c, ino(root, "/a/a1")));
 	CHECK(cgroup_cache__lookup(&c, ino(root, "/a/a1"), 10));
 	cgroup_cache__free(&c);
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_cache_ancestors)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX";
+	char *root = make_cache_tree();
 	unsigned long long anc[CGROUP_MAX_DEPTH], deep, a2, a, r, b;
 	struct cgroup_cache c;
 
-	if (!make_cache_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	deep = ino(root, "/a/a2/deep");
 	a2 = ino(root, "/a/a2");
 	a = ino(root, "/a");
@@ -558,20 +521,18 @@ TEST(cgroup_cache_ancestors)
 	CHECK(!cgroup_cache__within(&c, a, deep));
 	CHECK(!cgroup_cache__within(&c, 1ULL << 62, r));
 	cgroup_cache__free(&c);
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_cache_bounds)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", p[PATH_MAX];
+	char *root = make_cache_tree(), p[PATH_MAX];
 	struct cgroup_cache_opts opts = { .max_depth = 2 };
 	const struct cgroup_entry *e;
 	struct cgroup_cache c;
 
-	if (!make_cache_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	/* depth: root is 0, deep is 3 */
 	CHECK_INT(cgroup_cache__init(&c, root, &opts), 0);
 	CHECK_INT(cgroup_cache__refresh(&c, 0), 5);
@@ -607,20 +568,18 @@ TEST(cgroup_cache_bounds)
 	opts.min_refresh_s = -1;
 	CHECK_INT(cgroup_cache__init(&c, root, &opts), -EINVAL);
 	CHECK_INT(cgroup_cache__init(&c, NULL, NULL), -EINVAL);
-	rm_tree(root);
+	fixture_remove(root);
 }
 
 TEST(cgroup_cache_rename_symlink_and_missing_root)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", from[PATH_MAX], to[PATH_MAX];
+	char *root = make_cache_tree(), from[PATH_MAX], to[PATH_MAX];
 	struct cgroup_cache c;
 	const struct cgroup_entry *e;
 	unsigned long long id;
 
-	if (!make_cache_tree(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	CHECK_INT(cgroup_cache__init(&c, root, NULL), 0);
 	CHECK_INT(cgroup_cache__refresh(&c, 0), 6);
 	id = ino(root, "/a/a1");
@@ -636,7 +595,7 @@ TEST(cgroup_cache_rename_symlink_and_missing_root)
 	CHECK_U64(e ? e->parent_id : 0, ino(root, "/b"));
 	CHECK_INT(e ? e->depth : -1, 2);
 
-	rm_tree(root);
+	fixture_remove(root);
 	CHECK_INT(cgroup_cache__refresh(&c, 2), -ENOENT);
 	CHECK_INT(c.nr, 6);	/* unchanged */
 	CHECK_INT(c.walks, 2);
@@ -646,14 +605,12 @@ TEST(cgroup_cache_rename_symlink_and_missing_root)
 
 TEST(cgroup_cache_wide_tree)
 {
-	char root[] = "/tmp/tdtop-cg-XXXXXX", rel[64];
+	char *root = fixture_new("cg"), rel[64];
 	struct cgroup_cache c;
 	int missing = 0;
 
-	if (!mkdtemp(root)) {
-		CHECK(!"mkdtemp");
+	if (!root)
 		return;
-	}
 	for (int i = 0; i < 150; i++) {
 		snprintf(rel, sizeof(rel), "/s%d", i);
 		mkcg(root, rel);
@@ -672,5 +629,5 @@ TEST(cgroup_cache_wide_tree)
 	}
 	CHECK_INT(missing, 0);
 	cgroup_cache__free(&c);
-	rm_tree(root);
+	fixture_remove(root);
 }

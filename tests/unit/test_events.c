@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* events.c: -e lists against the fixture trees (and the running system's
  * /sys when it has the msr PMU), attrs, and --list-events output. */
-#include <ftw.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "pmu/events.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define VM "../fixtures/sysfs/vm-nopmu"
+#define DEV FIXTURE_DEVICES
 
 static char err[256];
 static struct event_list list;
@@ -29,73 +28,73 @@ static int parse(const char *root, const char *s)
 			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
 	} while (0)
 
-static char *tree_new(void)
+/*
+ * Names of one event: software (PERF_TYPE_SOFTWARE, 1, and the
+ * PERF_COUNT_SW_* ABI numbers), hardware (0, PERF_COUNT_HW_*), raw (the
+ * core PMU's type, 4 on Skylake) and the msr PMU of the VM fixture (9).
+ */
+TEST(events_names)
 {
-	static char root[64];
+	static const struct {
+		const char *root, *s, *name;
+		__u32 type;
+		__u64 config;
+	} cases[] = {
+		{ VM, "cpu-clock", "cpu-clock", 1, 0 },
+		{ VM, "task-clock", "task-clock", 1, 1 },
+		{ VM, "page-faults", "page-faults", 1, 2 },
+		{ VM, "faults", "page-faults", 1, 2 },
+		{ VM, "context-switches", "context-switches", 1, 3 },
+		{ VM, "cs", "context-switches", 1, 3 },
+		{ VM, "cpu-migrations", "cpu-migrations", 1, 4 },
+		{ VM, "migrations", "cpu-migrations", 1, 4 },
+		{ VM, "minor-faults", "minor-faults", 1, 5 },
+		{ VM, "major-faults", "major-faults", 1, 6 },
+		{ SKL, "cycles", "cycles", 0, 0 },
+		{ SKL, "cpu-cycles", "cycles", 0, 0 },
+		{ SKL, "instructions", "instructions", 0, 1 },
+		{ SKL, "cache-references", "cache-references", 0, 2 },
+		{ SKL, "cache-misses", "cache-misses", 0, 3 },
+		{ SKL, "branches", "branches", 0, 4 },
+		{ SKL, "branch-instructions", "branches", 0, 4 },
+		{ SKL, "branch-misses", "branch-misses", 0, 5 },
+		{ SKL, "bus-cycles", "bus-cycles", 0, 6 },
+		{ SKL, "stalled-cycles-frontend", "stalled-cycles-frontend", 0, 7 },
+		{ SKL, "stalled-cycles-backend", "stalled-cycles-backend", 0, 8 },
+		{ SKL, "ref-cycles", "ref-cycles", 0, 9 },
+		{ SKL, "r3c", "r3c", 4, 0x3c },
+		{ SKL, "r003C", "r003C", 4, 0x3c },
+		{ SKL, "r20003c", "r20003c", 4, 0x20003c },
+		{ SKL, "rffffffffffffffff", "rffffffffffffffff", 4, ~0ULL },
+		{ SKL, "r00000000000000000001", "r00000000000000000001", 4, 1 },
+		{ VM, "msr/tsc/", "msr/tsc/", 9, 0 },
+		{ VM, " msr/tsc/ ", "msr/tsc/", 9, 0 },
+		{ VM, "msr/event=0x1/", "msr/event=0x1/", 9, 1 },
+		{ VM, "msr/event=0xffffffffffffffff/", "msr/event=0xffffffffffffffff/", 9, ~0ULL },
+	};
 
-	snprintf(root, sizeof(root), "/tmp/tdtop-events-XXXXXX");
-	return mkdtemp(root);
-}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *s = cases[i].s;
 
-static void put(const char *root, const char *rel, const char *data)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p != '/')
+		if (parse(cases[i].root, s)) {
+			test_fail(__FILE__, __LINE__, "'%s': %s", s, err);
 			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
+		}
+		if (list.nr != 1 || strcmp(list.ev[0].name, cases[i].name) ||
+		    list.ev[0].type != cases[i].type || list.ev[0].config != cases[i].config)
+			test_fail(__FILE__, __LINE__, "'%s' -> nr %d '%s' type %u config %#llx", s,
+				  list.nr, list.ev[0].name, list.ev[0].type,
+				  (unsigned long long)list.ev[0].config);
 	}
-	f = fopen(path, "w");
-	if (!f) {
-		test_fail(__FILE__, __LINE__, "cannot create %s", path);
-		return;
-	}
-	fputs(data, f);
-	fclose(f);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Raw names that do not fit or are not hex. */
+TEST(events_raw_errors)
 {
-	return remove(path);
-}
-
-static void tree_free(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* One event, expected type/config and canonical name. */
-static void check_one(const char *root, const char *s, const char *name, __u32 type,
-		      __u64 config)
-{
-	if (parse(root, s)) {
-		test_fail(__FILE__, __LINE__, "'%s': %s", s, err);
-		return;
-	}
-	if (list.nr != 1 || strcmp(list.ev[0].name, name) || list.ev[0].type != type ||
-	    list.ev[0].config != config)
-		test_fail(__FILE__, __LINE__, "'%s' -> nr %d '%s' type %u config %#llx", s, list.nr,
-			  list.ev[0].name, list.ev[0].type, (unsigned long long)list.ev[0].config);
-}
-
-TEST(events_software_names)
-{
-	/* PERF_TYPE_SOFTWARE (1) and the PERF_COUNT_SW_* ABI numbers. */
-	check_one(VM, "cpu-clock", "cpu-clock", 1, 0);
-	check_one(VM, "task-clock", "task-clock", 1, 1);
-	check_one(VM, "page-faults", "page-faults", 1, 2);
-	check_one(VM, "faults", "page-faults", 1, 2);
-	check_one(VM, "context-switches", "context-switches", 1, 3);
-	check_one(VM, "cs", "context-switches", 1, 3);
-	check_one(VM, "cpu-migrations", "cpu-migrations", 1, 4);
-	check_one(VM, "migrations", "cpu-migrations", 1, 4);
-	check_one(VM, "minor-faults", "minor-faults", 1, 5);
-	check_one(VM, "major-faults", "major-faults", 1, 6);
+	CHECK_FAILS(SKL, "r10000000000000000", "does not fit in 64 bits");
+	CHECK_FAILS(SKL, "r", "unknown event 'r'");
+	CHECK_FAILS(SKL, "r3g", "unknown event 'r3g'");
+	CHECK_FAILS(SKL, "rabbit", "unknown event");
 }
 
 /* Only counts the kernel adds to where they happen may be read from
@@ -116,45 +115,15 @@ TEST(events_counted_in_place)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		CHECK_INT(parse(SKL, cases[i].name), 0);
-		if (event_counts_in_place(&list.ev[0]) != cases[i].in_place)
+		if (event_spec__counts_in_place(&list.ev[0]) != cases[i].in_place)
 			test_fail(__FILE__, __LINE__, "%s: in place should be %d", cases[i].name,
 				  cases[i].in_place);
-		if (event_is_cpu_clock(&list.ev[0]) != cases[i].clock)
+		if (event_spec__is_cpu_clock(&list.ev[0]) != cases[i].clock)
 			test_fail(__FILE__, __LINE__, "%s: cpu-clock should be %d", cases[i].name,
 				  cases[i].clock);
 	}
 	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
-	CHECK(!event_counts_in_place(&list.ev[0]));
-}
-
-TEST(events_hardware_names)
-{
-	/* PERF_TYPE_HARDWARE (0) and the PERF_COUNT_HW_* ABI numbers. */
-	check_one(SKL, "cycles", "cycles", 0, 0);
-	check_one(SKL, "cpu-cycles", "cycles", 0, 0);
-	check_one(SKL, "instructions", "instructions", 0, 1);
-	check_one(SKL, "cache-references", "cache-references", 0, 2);
-	check_one(SKL, "cache-misses", "cache-misses", 0, 3);
-	check_one(SKL, "branches", "branches", 0, 4);
-	check_one(SKL, "branch-instructions", "branches", 0, 4);
-	check_one(SKL, "branch-misses", "branch-misses", 0, 5);
-	check_one(SKL, "bus-cycles", "bus-cycles", 0, 6);
-	check_one(SKL, "stalled-cycles-frontend", "stalled-cycles-frontend", 0, 7);
-	check_one(SKL, "stalled-cycles-backend", "stalled-cycles-backend", 0, 8);
-	check_one(SKL, "ref-cycles", "ref-cycles", 0, 9);
-}
-
-TEST(events_raw)
-{
-	check_one(SKL, "r3c", "r3c", 4, 0x3c);
-	check_one(SKL, "r003C", "r003C", 4, 0x3c);
-	check_one(SKL, "r20003c", "r20003c", 4, 0x20003c);
-	check_one(SKL, "rffffffffffffffff", "rffffffffffffffff", 4, ~0ULL);
-	check_one(SKL, "r00000000000000000001", "r00000000000000000001", 4, 1);
-	CHECK_FAILS(SKL, "r10000000000000000", "does not fit in 64 bits");
-	CHECK_FAILS(SKL, "r", "unknown event 'r'");
-	CHECK_FAILS(SKL, "r3g", "unknown event 'r3g'");
-	CHECK_FAILS(SKL, "rabbit", "unknown event");
+	CHECK(!event_spec__counts_in_place(&list.ev[0]));
 }
 
 TEST(events_defaults)
@@ -171,64 +140,46 @@ TEST(events_defaults)
 	}
 }
 
-TEST(events_pmu_alias_skylake)
+/* Skylake's sysfs aliases and terms, and the two mixed. */
+TEST(events_pmu_skylake)
 {
-	CHECK_INT(parse(SKL, "cpu/topdown-total-slots/"), 0);
-	CHECK_INT(list.nr, 1);
-	CHECK_STR(list.ev[0].name, "cpu/topdown-total-slots/");
-	CHECK_INT(list.ev[0].type, 4);
-	CHECK_U64(list.ev[0].config, 0x20003c);
-	CHECK_NEAR(list.ev[0].scale, 2.0, 0);
+	static const struct {
+		const char *spec;
+		__u64 config, config1, config2;
+		double scale;
+	} cases[] = {
+		{ "cpu/topdown-total-slots/", 0x20003c, 0, 0, 2.0 },
+		/* recovery-bubbles: event 0xd, umask 0x1, cmask 1, any */
+		{ "cpu/topdown-recovery-bubbles/", 0x120010d, 0, 0, 2.0 },
+		{ "cpu/mem-loads/", 0x1cd, 3, 0, 1.0 },
+		{ "cpu/cycles-ct/", 0x30000003cULL, 0, 0, 1.0 },
+		{ "cpu/ref-cycles/", 0x300, 0, 0, 1.0 },
+		{ "cpu/event=0x3c,umask=0x0,any=1/", 0x20003c, 0, 0, 1.0 },
+		{ "cpu/event=0xd,umask=1,cmask=1,edge,inv/", 0x184010dULL, 0, 0, 1.0 },
+		{ "cpu/event=0xc6,umask=0x1,frontend=0x400406/", 0x1c6, 0x400406, 0, 1.0 },
+		{ "cpu/config=0x1234,config2=5/", 0x1234, 0, 5, 1.0 },
+		/* alias plus terms: the user's terms come last and win */
+		{ "cpu/cpu-cycles,any=1/", 0x20003c, 0, 0, 1.0 },
+		{ "cpu/topdown-total-slots,any=0/", 0x3c, 0, 0, 2.0 },
+		{ "cpu/umask=0x1,cpu-cycles/", 0x13c, 0, 0, 1.0 },
+	};
 
-	/* Skylake's recovery-bubbles: event 0xd, umask 0x1, cmask 1, any. */
-	CHECK_INT(parse(SKL, "cpu/topdown-recovery-bubbles/"), 0);
-	CHECK_U64(list.ev[0].config, 0x120010d);
-	CHECK_NEAR(list.ev[0].scale, 2.0, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct event_spec *e = &list.ev[0];
 
-	CHECK_INT(parse(SKL, "cpu/mem-loads/"), 0);
-	CHECK_U64(list.ev[0].config, 0x1cd);
-	CHECK_U64(list.ev[0].config1, 3);
-	CHECK_INT(parse(SKL, "cpu/cycles-ct/"), 0);
-	CHECK_U64(list.ev[0].config, 0x30000003cULL);
-	CHECK_INT(parse(SKL, "cpu/ref-cycles/"), 0);
-	CHECK_U64(list.ev[0].config, 0x300);
-	CHECK_NEAR(list.ev[0].scale, 1.0, 0);
-}
-
-TEST(events_pmu_terms_skylake)
-{
-	CHECK_INT(parse(SKL, "cpu/event=0x3c,umask=0x0,any=1/"), 0);
-	CHECK_INT(list.nr, 1);
-	CHECK_STR(list.ev[0].name, "cpu/event=0x3c,umask=0x0,any=1/");
-	CHECK_INT(list.ev[0].type, 4);
-	CHECK_U64(list.ev[0].config, 0x20003c);
-	CHECK_NEAR(list.ev[0].scale, 1.0, 0);
-
-	CHECK_INT(parse(SKL, "cpu/event=0xd,umask=1,cmask=1,edge,inv/"), 0);
-	CHECK_U64(list.ev[0].config, 0x184010dULL);
-	CHECK_INT(parse(SKL, "cpu/event=0xc6,umask=0x1,frontend=0x400406/"), 0);
-	CHECK_U64(list.ev[0].config, 0x1c6);
-	CHECK_U64(list.ev[0].config1, 0x400406);
-	CHECK_INT(parse(SKL, "cpu/config=0x1234,config2=5/"), 0);
-	CHECK_U64(list.ev[0].config, 0x1234);
-	CHECK_U64(list.ev[0].config2, 5);
-
-	/* Alias plus terms: the user's terms come last and win. */
-	CHECK_INT(parse(SKL, "cpu/cpu-cycles,any=1/"), 0);
-	CHECK_U64(list.ev[0].config, 0x20003c);
-	CHECK_INT(parse(SKL, "cpu/topdown-total-slots,any=0/"), 0);
-	CHECK_U64(list.ev[0].config, 0x3c);
-	CHECK_NEAR(list.ev[0].scale, 2.0, 0);
-	CHECK_INT(parse(SKL, "cpu/umask=0x1,cpu-cycles/"), 0);
-	CHECK_U64(list.ev[0].config, 0x13c);
-}
-
-TEST(events_msr_vm_fixture)
-{
-	check_one(VM, "msr/tsc/", "msr/tsc/", 9, 0);
-	check_one(VM, " msr/tsc/ ", "msr/tsc/", 9, 0);
-	check_one(VM, "msr/event=0x1/", "msr/event=0x1/", 9, 1);
-	check_one(VM, "msr/event=0xffffffffffffffff/", "msr/event=0xffffffffffffffff/", 9, ~0ULL);
+		if (parse(SKL, cases[i].spec) || list.nr != 1) {
+			test_fail(__FILE__, __LINE__, "'%s': %s", cases[i].spec, err);
+			continue;
+		}
+		if (strcmp(e->name, cases[i].spec) || e->type != 4 ||
+		    e->config != cases[i].config || e->config1 != cases[i].config1 ||
+		    e->config2 != cases[i].config2 || e->scale != cases[i].scale)
+			test_fail(__FILE__, __LINE__,
+				  "'%s' -> '%s' type %u config %#llx/%#llx/%#llx scale %g",
+				  cases[i].spec, e->name, e->type, (unsigned long long)e->config,
+				  (unsigned long long)e->config1, (unsigned long long)e->config2,
+				  e->scale);
+	}
 }
 
 TEST(events_comma_split)
@@ -325,27 +276,24 @@ TEST(events_pmu_errors)
 
 TEST(events_bad_sysfs_content)
 {
-	char *root = tree_new();
+	static const struct fixture_file pmus[] = {
+		{ "cpu/type", "4\n" }, { "cpu/format/event", "config:0-7\n" },
+		{ "cpu/format/umask", "config:8-15\n" }, { "cpu/format/wide", "config:0-64\n" },
+		{ "cpu/events/param", "event=0x1,umask=?\n" }, { "cpu/events/junk", "event=zz\n" },
+		{ "cpu/events/bogus", "event=1,bogus=1\n" },
+		{ "cpu/events/toowide", "event=0x1ff\n" }, { "cpu/events/usewide", "wide=1\n" },
+		{ "cpu/events/badscale", "event=2\n" }, { "cpu/events/badscale.scale", "two\n" },
+		{ "cpu/events/energy", "event=3\n" },
+		{ "cpu/events/energy.scale", "2.3283064365386962890625e-10\n" },
+		{ "cpu/events/energy.unit", "Joules\n" }, { "notype/events/x", "event=1\n" },
+		{ "badtype/type", "four\n" },
+		{ NULL },
+	};
+	char *root = fixture_new("events");
 
-	CHECK(root != NULL);
 	if (!root)
 		return;
-	put(root, "cpu/type", "4\n");
-	put(root, "cpu/format/event", "config:0-7\n");
-	put(root, "cpu/format/umask", "config:8-15\n");
-	put(root, "cpu/format/wide", "config:0-64\n");
-	put(root, "cpu/events/param", "event=0x1,umask=?\n");
-	put(root, "cpu/events/junk", "event=zz\n");
-	put(root, "cpu/events/bogus", "event=1,bogus=1\n");
-	put(root, "cpu/events/toowide", "event=0x1ff\n");
-	put(root, "cpu/events/usewide", "wide=1\n");
-	put(root, "cpu/events/badscale", "event=2\n");
-	put(root, "cpu/events/badscale.scale", "two\n");
-	put(root, "cpu/events/energy", "event=3\n");
-	put(root, "cpu/events/energy.scale", "2.3283064365386962890625e-10\n");
-	put(root, "cpu/events/energy.unit", "Joules\n");
-	put(root, "notype/events/x", "event=1\n");
-	put(root, "badtype/type", "four\n");
+	fixture_put_files(root, DEV, pmus);
 
 	CHECK_FAILS(root, "cpu/param/", "needs a value for 'umask'");
 	CHECK_FAILS(root, "cpu/param/", "write cpu/param,umask=N/");
@@ -363,7 +311,7 @@ TEST(events_bad_sysfs_content)
 	CHECK_U64(list.ev[0].config, 3);
 	CHECK_NEAR(list.ev[0].scale, 2.3283064365386962890625e-10, 1e-24);
 	CHECK_STR(list.ev[0].unit, "Joules");
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(events_attr)
@@ -372,7 +320,7 @@ TEST(events_attr)
 
 	CHECK_INT(parse(SKL, "cpu/mem-loads/,cs"), 0);
 	memset(&attr, 0xff, sizeof(attr));
-	event_to_attr(&list.ev[0], &attr);
+	event_spec__to_attr(&list.ev[0], &attr);
 	CHECK_INT(attr.size, sizeof(attr));
 	CHECK_INT(attr.type, 4);
 	CHECK_U64(attr.config, 0x1cd);
@@ -387,7 +335,7 @@ TEST(events_attr)
 	CHECK_INT(attr.exclude_kernel, 0);
 
 	list.ev[1].pinned = true;
-	event_to_attr(&list.ev[1], &attr);
+	event_spec__to_attr(&list.ev[1], &attr);
 	CHECK_INT(attr.type, 1);
 	CHECK_U64(attr.config, 3);
 	CHECK_INT(attr.pinned, 1);

@@ -613,11 +613,14 @@ TEST(json_members_are_key_and_value)
 	json__member_int(w, "i", -3);
 	json__member_uint(w, "u", UINT64_MAX);
 	json__member_double(w, "d", NAN);
+	json__member_real(w, "r", 2.0);
+	json__member_bool(w, "b", true);
 	json__end_object(w);
 	json__newline(w);
 	CHECK(json__ok(w));
 	CHECK_STR(mem_text(&m),
-		  "{\"s\":\"a\\\"b\",\"i\":-3,\"u\":18446744073709551615,\"d\":null}\n");
+		  "{\"s\":\"a\\\"b\",\"i\":-3,\"u\":18446744073709551615,\"d\":null,"
+		  "\"r\":2.0,\"b\":true}\n");
 	json__free(w);
 
 	/* a member outside an object is a misuse like a key there */
@@ -628,7 +631,8 @@ TEST(json_members_are_key_and_value)
 	mem_close(&m);
 }
 
-static char *write_double(double v)
+/* What *put* writes of *v*, alone. */
+static char *write_number(void (*put)(struct json_writer *w, double v), double v)
 {
 	static char out[64];
 	struct mem m;
@@ -636,11 +640,22 @@ static char *write_double(double v)
 
 	mem_open(&m);
 	w = json__new(m.f);
-	json__double(w, v);
+	put(w, v);
+	CHECK(json__ok(w));
 	snprintf(out, sizeof(out), "%s", mem_text(&m));
 	json__free(w);
 	mem_close(&m);
 	return out;
+}
+
+static char *write_double(double v)
+{
+	return write_number(json__double, v);
+}
+
+static char *write_real(double v)
+{
+	return write_number(json__real, v);
 }
 
 TEST(json_double_values)
@@ -670,6 +685,35 @@ TEST(json_double_values)
 
 		CHECK(json_valid(s, strlen(s)));
 		CHECK(strtod(s, NULL) == trip[i]);
+	}
+}
+
+/* Reals read back bit for bit, and as reals: a parser that keeps integers
+ * apart sees no integer (1e20 would overflow int64 as one). */
+TEST(json_real_values)
+{
+	static const double trip[] = {
+		0.1, 1.0 / 3, 1e-300, 5e-324, -5e-324, 1.7976931348623157e308, 1e20, 1e15,
+		18446744073709551616.0, 1718000000.0, 1700000000.123456789, 4102444800.123456789,
+		2.2250738585072014e-308, -0.0, 0.0, 100.0,
+	};
+
+	CHECK_STR(write_real(NAN), "null");
+	CHECK_STR(write_real(-INFINITY), "null");
+	CHECK_STR(write_real(1.0), "1.0");
+	CHECK_STR(write_real(-0.0), "-0.0");
+	CHECK_STR(write_real(0.1), "0.1");
+	CHECK_STR(write_real(100.0), "100.0");
+	CHECK_STR(write_real(1718000001.25), "1718000001.25");
+	CHECK_STR(write_real(1e20), "1e+20");
+	CHECK_STR(write_real(1.0 / 3), "0.3333333333333333");
+	for (size_t i = 0; i < sizeof(trip) / sizeof(trip[0]); i++) {
+		const char *s = write_real(trip[i]);
+		double back = strtod(s, NULL);
+
+		CHECK(json_valid(s, strlen(s)));
+		CHECK(strpbrk(s, ".e") != NULL);
+		CHECK(!memcmp(&back, &trip[i], sizeof(back)));
 	}
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Command-line parsing: values, defaults and every usage error. */
+#include <errno.h>
 #include <stdlib.h>
 #include "options.h"
 #include "test.h"
@@ -69,37 +70,79 @@ TEST(options_usage_errors)
 {
 	struct options o;
 
-	CHECK_INT(PARSE(&o, "-d", "-1"), -1);
+	CHECK_INT(PARSE(&o, "-d", "-1"), -EINVAL);
 	CHECK(strstr(err, "invalid delay") != NULL);
-	CHECK_INT(PARSE(&o, "-d", "abc"), -1);
-	CHECK_INT(PARSE(&o, "-d", "nan"), -1);
-	CHECK_INT(PARSE(&o, "-d", "inf"), -1);
-	CHECK_INT(PARSE(&o, "-d", "1e400"), -1);
-	CHECK_INT(PARSE(&o, "-d", "0"), -1);
-	CHECK_INT(PARSE(&o, "-n", "0"), -1);
-	CHECK_INT(PARSE(&o, "-n", "-3"), -1);
-	CHECK_INT(PARSE(&o, "-n", "5x"), -1);
-	CHECK_INT(PARSE(&o, "-n", "99999999999999999999"), -1);
-	CHECK_INT(PARSE(&o, "-p", "0"), -1);
-	CHECK_INT(PARSE(&o, "-p", "-5"), -1);
-	CHECK_INT(PARSE(&o, "-p", "1,,2"), -1);
-	CHECK_INT(PARSE(&o, "-p", "1,"), -1);
-	CHECK_INT(PARSE(&o, "-p", "99999999"), -1);
-	CHECK_INT(PARSE(&o, "-o", "xml"), -1);
+	CHECK_INT(PARSE(&o, "-d", "abc"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "nan"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "inf"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "1e400"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-d", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "-3"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "5x"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-n", "99999999999999999999"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "-5"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "1,,2"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "1,"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-p", "99999999"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-o", "xml"), -EINVAL);
 	CHECK(strstr(err, "xml") != NULL);
-	CHECK_INT(PARSE(&o, "--top", "0"), -1);
-	CHECK_INT(PARSE(&o, "--max-tasks", "3"), -1);
-	CHECK_INT(PARSE(&o, "--by", "container"), -1);
-	CHECK_INT(PARSE(&o, "-c", ""), -1);
-	CHECK_INT(PARSE(&o, "--cgroup-depth", "0"), -1);
-	CHECK_INT(PARSE(&o, "--cgroup-depth", "65"), -1);
-	CHECK_INT(PARSE(&o, "--bogus"), -1);
+	CHECK_INT(PARSE(&o, "--top", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--max-tasks", "3"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--by", "container"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-c", ""), -EINVAL);
+	CHECK_INT(PARSE(&o, "--cgroup-depth", "0"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--cgroup-depth", "65"), -EINVAL);
+	CHECK_INT(PARSE(&o, "--bogus"), -EINVAL);
 	CHECK(strstr(err, "unknown option") != NULL);
-	CHECK_INT(PARSE(&o, "-x"), -1);
-	CHECK_INT(PARSE(&o, "-e"), -1);
+	CHECK_INT(PARSE(&o, "-x"), -EINVAL);
+	CHECK_INT(PARSE(&o, "-e"), -EINVAL);
 	CHECK(strstr(err, "needs a value") != NULL);
-	CHECK_INT(PARSE(&o, "stray"), -1);
+	CHECK_INT(PARSE(&o, "stray"), -EINVAL);
 	CHECK(strstr(err, "unexpected argument") != NULL);
+}
+
+/* Each refusal names the value and what would be accepted, word for word. */
+TEST(options_usage_messages)
+{
+	static const struct {
+		const char *args[4];
+		const char *msg;
+	} cases[] = {
+		{ { "-d", "0" }, "invalid delay '0' (want seconds from 0.01 to 86400)" },
+		{ { "record", "-o", "f", "--duration=x" },
+		  "invalid duration 'x' (want seconds from 0.01 to 86400)" },
+		{ { "-n", "0" }, "invalid iteration count '0' (want >= 1)" },
+		{ { "--top", "x" }, "invalid --top 'x' (want >= 1)" },
+		{ { "--max-tasks", "3" }, "invalid --max-tasks '3' (want 16..4194304)" },
+		{ { "--cgroup-depth", "65" }, "invalid --cgroup-depth '65' (want 1..64)" },
+		{ { "-l", "3" }, "invalid level '3' (want 1 or 2)" },
+		{ { "-p", "1,0" }, "invalid PID '0' (want 1..4194304)" },
+		{ { "-p", "1,,2" }, "invalid PID list '1,,2'" },
+		{ { "--by", "pod" }, "invalid --by 'pod' (want process, thread or cgroup)" },
+		{ { "-o", "xml" }, "invalid output format 'xml' (want text, json or csv)" },
+		{ { "-c", "" }, "empty cgroup path" },
+		{ { "report", "--listen", "x" }, "option '--listen' does not apply to report" },
+		{ { "exporter", "-n", "1" }, "option '-n' does not apply to exporter" },
+		{ { "-d" }, "option '-d' needs a value" },
+		{ { "-xb" }, "unknown option '-x' (see tdtop --help)" },
+		{ { "--bogus" }, "unknown option '--bogus' (see tdtop --help)" },
+		{ { "record" }, "record needs -o FILE (see tdtop record --help)" },
+		{ { "report", "--diff", "a" }, "report --diff needs two recordings" },
+		{ { "report" }, "report needs one recording (see tdtop report --help)" },
+		{ { "-b", "stray" }, "unexpected argument 'stray' (see tdtop --help)" },
+	};
+	struct options o;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *argv[6] = { "tdtop" };
+
+		memcpy(argv + 1, cases[i].args, sizeof(cases[i].args));
+		err[0] = '\0';
+		CHECK_INT(parse(&o, argv), -EINVAL);
+		CHECK_STR(err, cases[i].msg);
+	}
 }
 
 TEST(options_usage_text_mentions_exit_codes)

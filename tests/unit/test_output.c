@@ -87,6 +87,23 @@ TEST(fmt_double_round_trips)
 	}
 }
 
+TEST(fmt_real_keeps_reals_real)
+{
+	char buf[FMT_DOUBLE_LEN], small[4];
+
+	CHECK_INT(fmt_real(buf, sizeof(buf), 75.0), 4);
+	CHECK_STR(buf, "75.0");
+	CHECK_INT(fmt_real(buf, sizeof(buf), 12.5), 4);
+	CHECK_STR(buf, "12.5");
+	CHECK_INT(fmt_real(buf, sizeof(buf), NAN), 0);
+	CHECK_STR(buf, "");
+	/* the ".0" must fit too: nothing rather than an integer */
+	CHECK_INT(fmt_real(small, sizeof(small), 1.0), 3);
+	CHECK_STR(small, "1.0");
+	CHECK_INT(fmt_real(small, sizeof(small), 10.0), 0);
+	CHECK_STR(small, "");
+}
+
 static const char *scaled(__u64 count, __u64 enabled, __u64 running)
 {
 	static char buf[FMT_DOUBLE_LEN];

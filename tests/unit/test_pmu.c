@@ -2,92 +2,44 @@
 /* pmu.c: format, term and CPU-list parsers, and the sysfs readers against
  * the fixture trees and against malformed trees built in a temp dir. */
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "pmu/pmu.h"
+#include "fixture.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define VM "../fixtures/sysfs/vm-nopmu"
+#define DEV FIXTURE_DEVICES
 
 static char err[256];
 
-/* A scratch sysfs tree: put() writes <root>/bus/event_source/devices/<rel>. */
-static char *tree_new(void)
-{
-	static char root[64];
-
-	snprintf(root, sizeof(root), "/tmp/tdtop-pmu-XXXXXX");
-	return mkdtemp(root);
-}
-
-static void put_len(const char *root, const char *rel, const char *data, size_t len)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s", root, rel);
-	for (char *p = path + strlen(root) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		test_fail(__FILE__, __LINE__, "cannot create %s", path);
-		return;
-	}
-	fwrite(data, 1, len, f);
-	fclose(f);
-}
-
-static void put(const char *root, const char *rel, const char *data)
-{
-	put_len(root, rel, data, strlen(data));
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void tree_free(const char *root)
-{
-	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static __u64 fmt_mask(const char *s, int *field)
-{
-	struct pmu_format f = { 0 };
-
-	if (pmu_format_parse(s, &f, err, sizeof(err))) {
-		test_fail(__FILE__, __LINE__, "'%s': %s", s, err);
-		return 0;
-	}
-	*field = f.field;
-	return f.mask;
-}
-
 TEST(pmu_format_parse_ranges)
 {
-	int field = -1;
+	static const struct {
+		const char *s;
+		int field;
+		__u64 mask;
+	} cases[] = {
+		{ "config:0-7", PMU_CONFIG, 0xff },
+		{ "config1:0-15", PMU_CONFIG1, 0xffff },
+		{ "config2:0-1", PMU_CONFIG2, 0x3 },
+		{ "config:8-15,32-35", PMU_CONFIG, 0xf0000ff00ULL },
+		{ "config:21", PMU_CONFIG, 1ULL << 21 },
+		{ "config:0-63", PMU_CONFIG, ~0ULL },
+		{ "config:63", PMU_CONFIG, 1ULL << 63 },
+		{ "config:0-7,32-35", PMU_CONFIG, 0xf000000ffULL },
+		{ "config:0-15", PMU_CONFIG, 0xffff },
+	};
 
-	CHECK_U64(fmt_mask("config:0-7", &field), 0xff);
-	CHECK_INT(field, PMU_CONFIG);
-	CHECK_U64(fmt_mask("config1:0-15", &field), 0xffff);
-	CHECK_INT(field, PMU_CONFIG1);
-	CHECK_U64(fmt_mask("config2:0-1", &field), 0x3);
-	CHECK_INT(field, PMU_CONFIG2);
-	CHECK_U64(fmt_mask("config:8-15,32-35", &field), 0xf0000ff00ULL);
-	CHECK_U64(fmt_mask("config:21", &field), 1ULL << 21);
-	CHECK_U64(fmt_mask("config:0-63", &field), ~0ULL);
-	CHECK_U64(fmt_mask("config:63", &field), 1ULL << 63);
-	CHECK_U64(fmt_mask("config:0-7,32-35", &field), 0xf000000ffULL);
-	CHECK_U64(fmt_mask("config:0-15", &field), 0xffff);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmu_format f = { 0 };
+
+		if (pmu_format_parse(cases[i].s, &f, err, sizeof(err)))
+			test_fail(__FILE__, __LINE__, "'%s': %s", cases[i].s, err);
+		else if ((int)f.field != cases[i].field || f.mask != cases[i].mask)
+			test_fail(__FILE__, __LINE__, "'%s': field %d mask %#llx", cases[i].s,
+				  f.field, (unsigned long long)f.mask);
+	}
 }
 
 TEST(pmu_format_parse_errors)
@@ -132,41 +84,41 @@ TEST(pmu_format_apply_scatters_bits)
 	struct pmu_format all = { PMU_CONFIG, ~0ULL };
 	__u64 cfg[NR_PMU_FIELDS] = { 0 };
 
-	CHECK_INT(pmu_format_apply(&event, "event", 0x3c, cfg, err, sizeof(err)), 0);
-	CHECK_INT(pmu_format_apply(&any, "any", 1, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&event, "event", 0x3c, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&any, "any", 1, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0x20003c);
 
 	/* A later value replaces the field, other bits stay. */
-	CHECK_INT(pmu_format_apply(&event, "event", 0xc0, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&event, "event", 0xc0, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0x2000c0);
-	CHECK_INT(pmu_format_apply(&any, "any", 0, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&any, "any", 0, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0xc0);
 
 	/* AMD's 12-bit event select: the low 8 bits, then bits 32-35. */
 	memset(cfg, 0, sizeof(cfg));
-	CHECK_INT(pmu_format_apply(&amd, "event", 0x1d6, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&amd, "event", 0x1d6, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0x1000000d6ULL);
 	memset(cfg, 0, sizeof(cfg));
-	CHECK_INT(pmu_format_apply(&split, "umask", 0xabc, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&split, "umask", 0xabc, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], 0xa0000bc00ULL);
 
-	CHECK_INT(pmu_format_apply(&ldlat, "ldlat", 3, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&ldlat, "ldlat", 3, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG1], 3);
 	CHECK_U64(cfg[PMU_CONFIG2], 0);
 
-	CHECK_INT(pmu_format_apply(&all, "event", ~0ULL, cfg, err, sizeof(err)), 0);
+	CHECK_INT(pmu_format__apply(&all, "event", ~0ULL, cfg, err, sizeof(err)), 0);
 	CHECK_U64(cfg[PMU_CONFIG], ~0ULL);
 
 	/* Values wider than the field are refused, not truncated. */
 	memset(cfg, 0, sizeof(cfg));
-	CHECK_INT(pmu_format_apply(&event, "event", 0x100, cfg, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__apply(&event, "event", 0x100, cfg, err, sizeof(err)), -ERANGE);
 	CHECK(strstr(err, "does not fit term 'event'"));
 	CHECK(strstr(err, "8 bits"));
-	CHECK_INT(pmu_format_apply(&any, "any", 2, cfg, err, sizeof(err)), -ERANGE);
-	CHECK_INT(pmu_format_apply(&split, "umask", 0x1000, cfg, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__apply(&any, "any", 2, cfg, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__apply(&split, "umask", 0x1000, cfg, err, sizeof(err)), -ERANGE);
 	CHECK_U64(cfg[PMU_CONFIG], 0);
-	CHECK_INT(pmu_format_width(&split), 12);
-	CHECK_INT(pmu_format_width(&all), 64);
+	CHECK_INT(pmu_format__width(&split), 12);
+	CHECK_INT(pmu_format__width(&all), 64);
 }
 
 TEST(pmu_parse_u64_forms)
@@ -257,13 +209,13 @@ TEST(pmu_cpulist_parse_forms)
 
 	CHECK_INT(pmu_cpulist_parse("0-3,8", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 5);
-	CHECK(pmu_cpus_has(&c, 0) && pmu_cpus_has(&c, 3) && pmu_cpus_has(&c, 8));
-	CHECK(!pmu_cpus_has(&c, 4) && !pmu_cpus_has(&c, 9) && !pmu_cpus_has(&c, -1));
-	CHECK(!pmu_cpus_has(&c, MAX_CPUS));
+	CHECK(pmu_cpus__has(&c, 0) && pmu_cpus__has(&c, 3) && pmu_cpus__has(&c, 8));
+	CHECK(!pmu_cpus__has(&c, 4) && !pmu_cpus__has(&c, 9) && !pmu_cpus__has(&c, -1));
+	CHECK(!pmu_cpus__has(&c, MAX_CPUS));
 
 	CHECK_INT(pmu_cpulist_parse("0-3,8,10-11\n", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 7);
-	CHECK(pmu_cpus_has(&c, 11) && !pmu_cpus_has(&c, 12));
+	CHECK(pmu_cpus__has(&c, 11) && !pmu_cpus__has(&c, 12));
 
 	CHECK_INT(pmu_cpulist_parse("", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 0);
@@ -271,7 +223,7 @@ TEST(pmu_cpulist_parse_forms)
 	CHECK_INT(c.nr, 0);
 	CHECK_INT(pmu_cpulist_parse("5", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 1);
-	CHECK(pmu_cpus_has(&c, 5));
+	CHECK(pmu_cpus__has(&c, 5));
 	CHECK_INT(pmu_cpulist_parse("0,0-1,1", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 2);
 	CHECK_INT(pmu_cpulist_parse("0-4095", &c, err, sizeof(err)), 0);
@@ -290,34 +242,55 @@ TEST(pmu_cpulist_parse_forms)
 	}
 }
 
+/* The formatter writes what the parser reads back. */
+TEST(pmu_cpus_format_round_trip)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "", "" }, { "5", "5" }, { "0-3,8", "0-3,8" }, { "0,1,2,3", "0-3" },
+		{ "0-3,8,10-11\n", "0-3,8,10-11" }, { "4095", "4095" }, { "0-4095", "0-4095" },
+		{ "1,3,5", "1,3,5" },
+	};
+	struct pmu_cpus c;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CHECK_INT(pmu_cpulist_parse(cases[i].in, &c, err, sizeof(err)), 0);
+		pmu_cpus__format(&c, buf, sizeof(buf));
+		CHECK_STR(buf, cases[i].out);
+	}
+	/* cut to the buffer, never past it */
+	CHECK_INT(pmu_cpulist_parse("0,2,4,6,8", &c, err, sizeof(err)), 0);
+	pmu_cpus__format(&c, buf, 6);
+	CHECK_STR(buf, "0,2,4");
+}
+
 TEST(pmu_names)
 {
+	static const struct {
+		const char *name;
+		bool valid, core;
+	} cases[] = {
+		{ "cpu", true, true }, { "cpu_core", true, true }, { "cpu_atom", true, true },
+		{ "armv8_pmuv3_0", true, true }, { "armv8_cortex_a53", true, true },
+		{ "topdown-total-slots.scale", true, false }, { "msr", true, false },
+		{ "software", true, false }, { "cpu2", true, false },
+		{ "uncore_imc_0", true, false }, { "", false, false }, { ".", false, false },
+		{ "..", false, false }, { "a/b", false, false }, { "a b", false, false },
+	};
 	char longname[PMU_NAME_LEN + 1];
 
-	CHECK(pmu_name_valid("cpu"));
-	CHECK(pmu_name_valid("cpu_core"));
-	CHECK(pmu_name_valid("armv8_pmuv3_0"));
-	CHECK(pmu_name_valid("topdown-total-slots.scale"));
-	CHECK(!pmu_name_valid(""));
-	CHECK(!pmu_name_valid("."));
-	CHECK(!pmu_name_valid(".."));
-	CHECK(!pmu_name_valid("a/b"));
-	CHECK(!pmu_name_valid("a b"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (pmu_name_valid(cases[i].name) != cases[i].valid ||
+		    pmu_is_core_name(cases[i].name) != cases[i].core)
+			test_fail(__FILE__, __LINE__, "'%s': valid %d core %d", cases[i].name,
+				  pmu_name_valid(cases[i].name), pmu_is_core_name(cases[i].name));
 	memset(longname, 'a', PMU_NAME_LEN);
 	longname[PMU_NAME_LEN] = '\0';
 	CHECK(!pmu_name_valid(longname));
 	longname[PMU_NAME_LEN - 1] = '\0';
 	CHECK(pmu_name_valid(longname));
-
-	CHECK(pmu_is_core_name("cpu"));
-	CHECK(pmu_is_core_name("cpu_core"));
-	CHECK(pmu_is_core_name("cpu_atom"));
-	CHECK(pmu_is_core_name("armv8_pmuv3_0"));
-	CHECK(pmu_is_core_name("armv8_cortex_a53"));
-	CHECK(!pmu_is_core_name("msr"));
-	CHECK(!pmu_is_core_name("software"));
-	CHECK(!pmu_is_core_name("cpu2"));
-	CHECK(!pmu_is_core_name("uncore_imc_0"));
 }
 
 TEST(pmu_fixture_skylake)
@@ -369,6 +342,28 @@ TEST(pmu_fixture_skylake)
 	strcpy(unit, "x");
 	CHECK_INT(pmu_read_unit(SKL, "cpu", "cpu-cycles", unit, sizeof(unit), err, sizeof(err)), 0);
 	CHECK_STR(unit, "");
+}
+
+TEST(pmu_fixture_has_aliases)
+{
+	static const char *const topdown[] = {
+		"topdown-total-slots", "topdown-slots-retired", "topdown-fetch-bubbles",
+	};
+	static const char *const some[] = { "cpu-cycles", "nope", "slots", "instructions" };
+	char missing[64];
+
+	CHECK(pmu_has_alias(SKL, "cpu", "cpu-cycles"));
+	/* longer than any buffer the test reads into: still there */
+	CHECK(pmu_has_alias(SKL, "cpu", "topdown-total-slots"));
+	CHECK(!pmu_has_alias(SKL, "cpu", "nope"));
+	CHECK(!pmu_has_alias(SKL, "cpu", "../type"));
+	CHECK(!pmu_has_alias(SKL, "nope", "cpu-cycles"));
+	CHECK(pmu_has_aliases(SKL, "cpu", topdown, 3, missing, sizeof(missing)));
+	CHECK_STR(missing, "");
+	CHECK(!pmu_has_aliases(SKL, "cpu", some, 4, missing, sizeof(missing)));
+	CHECK_STR(missing, "nope, slots");
+	CHECK(!pmu_has_aliases(SKL, "cpu", some, 4, missing, 7));
+	CHECK_STR(missing, "nope, ");
 }
 
 TEST(pmu_fixture_lists)
@@ -456,38 +451,32 @@ TEST(pmu_terms_apply_fixture)
 
 TEST(pmu_malformed_files)
 {
-	char *root = tree_new();
+	static const struct fixture_file files[] = {
+		{ "a/type", "abc\n" }, { "b/type", "4294967296\n" }, { "c/type", "" },
+		{ "f/type", "4294967295" }, { "f/format/event", "config:64\n" },
+		{ "f/format/twolines", "config:0-7\nconfig:8-15\n" },
+		{ "f/events/ctl", "event=0x1\x01" }, { "f/events/s1", "event=1" },
+		{ "f/events/s1.scale", "abc" }, { "f/events/s2.scale", "0" },
+		{ "f/events/s3.scale", "-1" }, { "f/events/s4.scale", "inf" },
+		{ "f/events/s5.scale", "nan" }, { "f/events/s6.scale", "2x" },
+		{ "f/events/s7.scale", "6.103515625e-5\n" }, { "f/events/s7.unit", "Joules\n" },
+		{ "f/events/s8.unit", "a-unit-that-is-far-too-long" }, { "f/events/s9.unit", "" },
+		{ NULL },
+	};
+	char *root = fixture_new("pmu");
 	char big[1024];
 	struct pmu_format f;
 	char buf[PMU_ALIAS_LEN], unit[16];
 	double scale;
 	__u32 type;
 
-	CHECK(root != NULL);
 	if (!root)
 		return;
 	memset(big, 'x', sizeof(big));
-	put(root, "a/type", "abc\n");
-	put(root, "b/type", "4294967296\n");
-	put(root, "c/type", "");
-	put_len(root, "d/type", big, sizeof(big));
-	put_len(root, "e/type", "4\0", 2);
-	put(root, "f/type", "4294967295");
-	put(root, "f/format/event", "config:64\n");
-	put(root, "f/format/twolines", "config:0-7\nconfig:8-15\n");
-	put_len(root, "f/format/huge", big, sizeof(big));
-	put(root, "f/events/ctl", "event=0x1\x01");
-	put(root, "f/events/s1", "event=1");
-	put(root, "f/events/s1.scale", "abc");
-	put(root, "f/events/s2.scale", "0");
-	put(root, "f/events/s3.scale", "-1");
-	put(root, "f/events/s4.scale", "inf");
-	put(root, "f/events/s5.scale", "nan");
-	put(root, "f/events/s6.scale", "2x");
-	put(root, "f/events/s7.scale", "6.103515625e-5\n");
-	put(root, "f/events/s7.unit", "Joules\n");
-	put(root, "f/events/s8.unit", "a-unit-that-is-far-too-long");
-	put(root, "f/events/s9.unit", "");
+	fixture_put_files(root, DEV, files);
+	fixture_put_len(root, DEV "d/type", big, sizeof(big));
+	fixture_put_len(root, DEV "e/type", "4\0", 2);
+	fixture_put_len(root, DEV "f/format/huge", big, sizeof(big));
 
 	CHECK_INT(pmu_read_type(root, "a", &type, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "bad type"));
@@ -526,34 +515,34 @@ TEST(pmu_malformed_files)
 	CHECK_INT(pmu_read_type(root, "f/../a", &type, err, sizeof(err)), -EINVAL);
 	CHECK_INT(pmu_read_alias(root, "f", "../type", buf, sizeof(buf), err, sizeof(err)),
 		  -EINVAL);
-	tree_free(root);
+	fixture_remove(root);
 }
 
 TEST(pmu_read_cpus_files)
 {
-	char *root = tree_new();
+	static const struct fixture_file files[] = {
+		{ "cpu_core/cpus", "0-7\n" }, { "cpu_core/cpumask", "0\n" },
+		{ "cpu_atom/cpus", "8-15\n" }, { "uncore_imc_0/cpumask", "0,24\n" },
+		{ "bad/cpus", "0-3,junk\n" }, { "software/type", "1\n" },
+		{ NULL },
+	};
+	char *root = fixture_new("pmu");
 	struct pmu_cpus c;
 	char *big;
 
-	CHECK(root != NULL);
 	if (!root)
 		return;
-	put(root, "cpu_core/cpus", "0-7\n");
-	put(root, "cpu_core/cpumask", "0\n");
-	put(root, "cpu_atom/cpus", "8-15\n");
-	put(root, "uncore_imc_0/cpumask", "0,24\n");
-	put(root, "bad/cpus", "0-3,junk\n");
-	put(root, "software/type", "1\n");
+	fixture_put_files(root, DEV, files);
 
 	CHECK_INT(pmu_read_cpus(root, "cpu_core", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 8);
-	CHECK(pmu_cpus_has(&c, 7) && !pmu_cpus_has(&c, 8));
+	CHECK(pmu_cpus__has(&c, 7) && !pmu_cpus__has(&c, 8));
 	CHECK_INT(pmu_read_cpus(root, "cpu_atom", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 8);
-	CHECK(pmu_cpus_has(&c, 8) && pmu_cpus_has(&c, 15));
+	CHECK(pmu_cpus__has(&c, 8) && pmu_cpus__has(&c, 15));
 	CHECK_INT(pmu_read_cpus(root, "uncore_imc_0", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 2);
-	CHECK(pmu_cpus_has(&c, 24));
+	CHECK(pmu_cpus__has(&c, 24));
 	CHECK_INT(pmu_read_cpus(root, "bad", &c, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "bad/cpus"));
 	CHECK_INT(pmu_read_cpus(root, "software", &c, err, sizeof(err)), -ENOENT);
@@ -563,9 +552,9 @@ TEST(pmu_read_cpus_files)
 	big = malloc(MAX_CPUS * 8);
 	if (big) {
 		memset(big, '1', MAX_CPUS * 8);
-		put_len(root, "huge/cpus", big, MAX_CPUS * 8);
+		fixture_put_len(root, DEV "huge/cpus", big, MAX_CPUS * 8);
 		CHECK_INT(pmu_read_cpus(root, "huge", &c, err, sizeof(err)), -E2BIG);
 		free(big);
 	}
-	tree_free(root);
+	fixture_remove(root);
 }

@@ -375,6 +375,121 @@ TEST(record_round_trip_no_events)
 	round_trip(false, 0);
 }
 
+/* Every byte 1..255 but '/', cycling, in names of 60 bytes: *len* in all. */
+static void make_odd_path(char *path, size_t len)
+{
+	unsigned int b = 0;
+
+	path[0] = '/';
+	for (size_t i = 1; i < len; i++) {
+		if (i % 61 == 0) {
+			path[i] = '/';
+			continue;
+		}
+		do
+			b = b % 255 + 1;
+		while (b == '/');
+		path[i] = (char)b;
+	}
+	path[len] = '\0';
+}
+
+/* Samples at the edges of what a recording holds, each written and read
+ * back bit for bit: reals at the ends of the double range, -0.0 and
+ * integral ones beyond int64; every count at UINT64_MAX and at the
+ * integer/string boundary; names of control bytes and invalid UTF-8; the
+ * longest cgroup path of every byte. A NaN is refused, writing nothing. */
+static void extreme_round_trip(bool gzip)
+{
+	static const double reals[][2] = {
+		{ 1e20, 5e-324 },			/* integral beyond int64; denormal */
+		{ 1.7976931348623157e308, -0.0 },
+		{ 0.0, 2.2250738585072014e-308 },
+		{ 4102444800.123456789, 1.0 / 3 },
+	};
+	enum { N = sizeof(reals) / sizeof(reals[0]) };
+	struct sample want[N] = { 0 }, bad = { 0 }, got = { 0 };
+	char path[256], err[256], msg[256], cg[REC_MAX_CGROUP_PATH + 1];
+	struct rec_header h, back;
+	struct recorder *w;
+	struct rec_reader *r;
+	int n = 0, ret;
+
+	make_header(&h, MAX_EVENTS);
+	h.events[0].scale = 5e-324;
+	h.events[1].scale = 1.7976931348623157e308;
+	h.events[3].scale = 1e20;
+	h.delay_s = -0.0;
+	h.events[0].config = h.events[0].config1 = h.events[0].config2 = UINT64_MAX;
+	memset(h.cpu_model, '\x80', sizeof(h.cpu_model) - 1);
+	memcpy(h.cpu_model, "\x01\x1b[31m\t\n\r\"\\%\xc0\x80\xed\xa0\x80", 17);
+	make_odd_path(h.cgroup, sizeof(h.cgroup) - 1);
+	make_odd_path(cg, REC_MAX_CGROUP_PATH);
+	for (int k = 0; k < N; k++) {
+		make_sample(&want[k], (unsigned int)k, 3, MAX_EVENTS);
+		want[k].ts = reals[k][0];
+		want[k].interval_s = reals[k][1];
+		want[k].switches = UINT64_MAX;
+		want[k].dropped = INT64_MAX;
+		want[k].read_errors = (__u64)INT64_MAX + 1;
+		want[k].total.cpu_ns = UINT64_MAX;
+		for (int e = 0; e < MAX_EVENTS; e++)
+			want[k].total.ev[e] = (struct delta){ UINT64_MAX, INT64_MAX, 0 };
+		want[k].tasks[0].cgroup_id = UINT64_MAX;
+		want[k].tasks[0].cpu_ns = UINT64_MAX;
+		memcpy(want[k].tasks[0].comm, "\x7f\x01\xff\xfe\xc3\x28\x1b]0;x\x07\"\\%", 16);
+		memcpy(want[k].tasks[0].pcomm, "\xf4\x90\x80\x80\xe2\x82\xac\xe2\x82\x00", 11);
+	}
+
+	tmp_file(path, sizeof(path));
+	w = recorder__open(path, &h, gzip, err, sizeof(err));
+	CHECK(w != NULL);
+	if (!w)
+		return;
+	CHECK_INT(recorder__write_cgroup(w, UINT64_MAX, cg, err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroup(w, (__u64)INT64_MAX + 1, "/", err, sizeof(err)), 0);
+	for (int k = 0; k < N; k++) {
+		CHECK_INT(recorder__write(w, &want[k], err, sizeof(err)), 0);
+		make_sample(&bad, (unsigned int)k, 1, MAX_EVENTS);
+		bad.interval_s = NAN;
+		CHECK_INT(recorder__write(w, &bad, err, sizeof(err)), -1);
+	}
+	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
+
+	r = rec_reader__open(path, &back, err, sizeof(err));
+	CHECK(r != NULL);
+	if (!r) {
+		fprintf(stderr, "    %s\n", err);
+		goto out;
+	}
+	check_header_eq(&h, &back);
+	CHECK(signbit(back.delay_s));
+	while ((ret = rec_reader__next(r, &got, msg, sizeof(msg))) == 1) {
+		if (n >= N || !sample_eq(&want[n], &got)) {
+			test_fail(__FILE__, __LINE__, "sample %d differs", n);
+			break;
+		}
+		n++;
+	}
+	CHECK_INT(n, N);
+	CHECK_INT(ret, 0);
+	CHECK_STR(msg, "");
+	CHECK_STR(rec_reader__cgroup_path(r, UINT64_MAX), cg);
+	CHECK_STR(rec_reader__cgroup_path(r, (__u64)INT64_MAX + 1), "/");
+	rec_reader__close(r);
+out:
+	unlink(path);
+	free_samples(want, N);
+	sample__free(&bad);
+	sample__free(&got);
+}
+
+TEST(record_extreme_values_round_trip)
+{
+	extreme_round_trip(false);
+	extreme_round_trip(true);
+}
+
 /* Every byte is printable ASCII or '\n', whatever the comm held; lines
  * stay short with 3000 tasks of 16 events; u64 above INT64_MAX is a
  * string, up to it a number. */

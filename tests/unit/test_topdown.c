@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * TopDown math: hand-computed vectors for every method and level, plus the
- * raw counts perf published with its printed percentages (seeds 000, 001).
+ * TopDown math: hand-computed vectors for every method and level, one table
+ * of cases per method, plus the raw counts perf published with its printed
+ * percentages (seeds 000, 001).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include "test.h"
 #include "pmu/topdown.h"
@@ -18,32 +20,40 @@
 		CHECK_STR(_buf, want);                                         \
 	} while (0)
 
+#define NODE(field) { offsetof(struct td_result, field), #field }
+
+/* A node of struct td_result, found by its offset. */
+struct node {
+	size_t off;
+	const char *name;
+};
+
+/* Every fraction: NAN when not measurable, else NAN or within [0, 1]. */
+static const struct node fractions[] = {
+	NODE(retiring), NODE(bad_speculation), NODE(frontend_bound), NODE(backend_bound),
+	NODE(heavy_ops), NODE(light_ops), NODE(branch_mispredicts), NODE(machine_clears),
+	NODE(fetch_latency), NODE(fetch_bandwidth), NODE(memory_bound), NODE(core_bound),
+	NODE(smt_contention),
+};
+
+/* Each level-1 node and the two level-2 nodes it splits into. */
+static const struct node pairs[][3] = {
+	{ NODE(retiring), NODE(heavy_ops), NODE(light_ops) },
+	{ NODE(bad_speculation), NODE(branch_mispredicts), NODE(machine_clears) },
+	{ NODE(frontend_bound), NODE(fetch_latency), NODE(fetch_bandwidth) },
+	{ NODE(backend_bound), NODE(memory_bound), NODE(core_bound) },
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static double node_value(const struct td_result *r, const struct node *n)
+{
+	return *(const double *)((const char *)r + n->off);
+}
+
 static void set(struct td_counts *c, enum td_role role, double v)
 {
-	td_counts_set(c, role, v);
-}
-
-static int nr_nan_fractions(const struct td_result *r)
-{
-	const double f[] = {
-		r->retiring, r->bad_speculation, r->frontend_bound, r->backend_bound,
-		r->heavy_ops, r->light_ops, r->branch_mispredicts, r->machine_clears,
-		r->fetch_latency, r->fetch_bandwidth, r->memory_bound, r->core_bound,
-		r->smt_contention,
-	};
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		n += isnan(f[i]) ? 1 : 0;
-	return n;
-}
-
-#define NR_FRACTIONS 13
-
-static void check_not_measurable(const struct td_result *r)
-{
-	CHECK(!r->valid);
-	CHECK_INT(nr_nan_fractions(r), NR_FRACTIONS);
+	td_counts__set(c, role, v);
 }
 
 static double l1_sum(const struct td_result *r)
@@ -51,14 +61,120 @@ static double l1_sum(const struct td_result *r)
 	return r->retiring + r->bad_speculation + r->frontend_bound + r->backend_bound;
 }
 
+static int nr_nan_fractions(const struct td_result *r)
+{
+	int nan = 0;
+
+	for (size_t i = 0; i < N(fractions); i++)
+		nan += isnan(node_value(r, &fractions[i]));
+	return nan;
+}
+
+static void check_not_measurable(const struct td_result *r)
+{
+	CHECK(!r->valid);
+	CHECK_INT(nr_nan_fractions(r), N(fractions));
+}
+
 /* Ice Lake+ L1 counts: topdown-{retiring,bad-spec,fe-bound,be-bound} */
 static void pm_l1(struct td_counts *c, double ret, double bad, double fe, double be)
 {
-	td_counts_init(c);
+	td_counts__init(c);
 	set(c, TD_RETIRING, ret);
 	set(c, TD_BAD_SPEC, bad);
 	set(c, TD_FE_BOUND, fe);
 	set(c, TD_BE_BOUND, be);
+}
+
+/* ------------------------------------------------------------------ */
+/* The case tables                                                     */
+/* ------------------------------------------------------------------ */
+
+#define MAX_CASE_ITEMS 16
+
+/* One count of a case; counts are set in order, so a later one replaces
+ * an earlier one of the same role. */
+struct count {
+	enum td_role role;
+	double v;
+	bool set;
+};
+
+/* One expected node; a NAN value wants NAN. */
+struct want {
+	struct node n;
+	double v;
+	bool set;
+};
+
+#define IN(role, v) { (role), (v), true }
+#define OUT(field, v) { NODE(field), (v), true }
+
+struct td_case {
+	const char *what;
+	unsigned int width;		/* td_counts.slot_width */
+	bool n2_erratum;		/* td_counts.arm_n2_erratum */
+	struct count in[MAX_CASE_ITEMS];
+	bool valid;			/* false: not measurable, every fraction NAN */
+	struct want out[MAX_CASE_ITEMS];
+	double sum;			/* not 0: level 1 (and smt_contention) add up to it */
+	bool pairs;			/* every level-2 pair adds up to its parent */
+};
+
+static void case_counts(const struct td_case *k, struct td_counts *c)
+{
+	td_counts__init(c);
+	c->slot_width = k->width;
+	c->arm_n2_erratum = k->n2_erratum;
+	for (int i = 0; i < MAX_CASE_ITEMS && k->in[i].set; i++)
+		set(c, k->in[i].role, k->in[i].v);
+}
+
+static void check_near(const struct td_case *k, const char *what, double got, double want)
+{
+	if (isnan(want) ? !isnan(got) : !(fabs(got - want) <= EPS))
+		test_fail(__FILE__, __LINE__, "%s: %s == %.9g, want %.9g", k->what, what, got,
+			  want);
+}
+
+static void check_case(enum td_method m, const struct td_case *k)
+{
+	struct td_counts c;
+	struct td_result r;
+
+	case_counts(k, &c);
+	td_compute(m, &c, &r);
+	if (r.valid != k->valid)
+		test_fail(__FILE__, __LINE__, "%s: valid == %d, want %d", k->what, r.valid,
+			  k->valid);
+	if (!k->valid && nr_nan_fractions(&r) != (int)N(fractions))
+		test_fail(__FILE__, __LINE__, "%s: not measurable, but only %d of %zu "
+			  "fractions are NAN", k->what, nr_nan_fractions(&r), N(fractions));
+	for (size_t i = 0; k->valid && i < N(fractions); i++) {
+		double v = node_value(&r, &fractions[i]);
+
+		if (v < 0 || v > 1)
+			test_fail(__FILE__, __LINE__, "%s: %s == %.9g, outside [0, 1]", k->what,
+				  fractions[i].name, v);
+	}
+	for (int i = 0; i < MAX_CASE_ITEMS && k->out[i].set; i++)
+		check_near(k, k->out[i].n.name, node_value(&r, &k->out[i].n), k->out[i].v);
+	if (k->sum)
+		check_near(k, "the level-1 sum", l1_sum(&r) +
+			   (isnan(r.smt_contention) ? 0 : r.smt_contention), k->sum);
+	for (size_t i = 0; k->pairs && i < N(pairs); i++) {
+		double parent = node_value(&r, &pairs[i][0]);
+		double sum = node_value(&r, &pairs[i][1]) + node_value(&r, &pairs[i][2]);
+
+		if (!isnan(sum))
+			check_near(k, pairs[i][0].name, parent, sum);
+	}
+}
+
+static void check_cases(enum td_method m, const struct td_case *cases, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		check_case(m, &cases[i]);
 }
 
 TEST(topdown_method_names)
@@ -87,6 +203,20 @@ TEST(topdown_method_names)
 	CHECK_INT(m, TD_ARM);
 }
 
+TEST(topdown_role_names)
+{
+	CHECK_STR(td_role_name(TD_SLOTS), "slots");
+	CHECK_STR(td_role_name(TD_ARM_STALL_SLOT_BE), "stall-slot-be");
+	CHECK_STR(td_role_name(-1), "?");
+	CHECK_STR(td_role_name(TD_NR_ROLES), "?");
+	for (int r = 0; r < TD_NR_ROLES; r++) {
+		CHECK(strcmp(td_role_name(r), "?"));
+		CHECK_INT(td_role_from_name(td_role_name(r)), r);
+	}
+	CHECK_INT(td_role_from_name("?"), TD_NO_ROLE);
+	CHECK_INT(td_role_from_name("topdown-retiring"), TD_NO_ROLE);
+}
+
 TEST(topdown_ipc)
 {
 	CHECK_NEAR(td_ipc(2500, 1000), 2.5, EPS);
@@ -102,7 +232,7 @@ TEST(topdown_counts_set)
 {
 	struct td_counts c;
 
-	td_counts_init(&c);
+	td_counts__init(&c);
 	for (int i = 0; i < TD_NR_ROLES; i++)
 		CHECK(!c.have[i]);
 	set(&c, TD_SLOTS, 42);
@@ -137,6 +267,121 @@ TEST(topdown_bad_arguments)
 	/* the same counts do compute with the right method */
 	td_compute(TD_PERF_METRICS, &c, &r);
 	CHECK(r.valid);
+}
+
+/* ------------------------------------------------------------------ */
+/* Intel PERF_METRICS                                                  */
+/* ------------------------------------------------------------------ */
+
+#define PM_L1(ret, bad, fe, be)                                                \
+	IN(TD_RETIRING, ret), IN(TD_BAD_SPEC, bad), IN(TD_FE_BOUND, fe),       \
+	IN(TD_BE_BOUND, be)
+
+/* Sapphire Rapids L2: 1000 slots, 40/10/20/30 % L1 and all four L2 counts. */
+#define SPR_L2                                                                 \
+	PM_L1(400, 100, 200, 300), IN(TD_SLOTS, 1000), IN(TD_HEAVY_OPS, 150),  \
+	IN(TD_BR_MISPREDICT, 60), IN(TD_FETCH_LAT, 120), IN(TD_MEM_BOUND, 180)
+
+static const struct td_case perf_metrics_cases[] = {
+	/*
+	 * Each metric count is slots * byte / 255 truncated (seed 000 lines
+	 * 618-629, mul_u64_u32_div). Bytes 100/50/60/45 (= 255) of 1000 slots
+	 * give counts 392/196/235/176, summing to 999: the fractions are over
+	 * 999, not 1000.
+	 */
+	{ "truncated sum", .in = { PM_L1(392, 196, 235, 176), IN(TD_SLOTS, 1000) },
+	  .valid = true, .sum = 1.0,
+	  .out = { OUT(slots, 1000), OUT(retiring, 392.0 / 999.0),
+		   OUT(frontend_bound, 235.0 / 999.0), OUT(backend_bound, 176.0 / 999.0),
+		   OUT(bad_speculation, 196.0 / 999.0) } },
+	/*
+	 * Seed 000 lines 4058-4069 (Peter Zijlstra): 1/8 and 7/8 stored as
+	 * 8-bit fractions become bytes 31 and 223, which add up to 254, not
+	 * 255. With 8000 slots the counts are 8000*31/255 = 972 and
+	 * 8000*223/255 = 6996 (sum 7968). Normalising by the sum still gives a
+	 * breakdown that adds up to 1; 1 - (0 + 6996/7968 + 972/7968) may round
+	 * to -1e-17, which is clamped to 0.
+	 */
+	{ "bytes not 255", .in = { PM_L1(972, 0, 0, 6996), IN(TD_SLOTS, 8000) },
+	  .valid = true, .sum = 1.0,
+	  .out = { OUT(retiring, 972.0 / 7968.0), OUT(backend_bound, 6996.0 / 7968.0),
+		   OUT(frontend_bound, 0), OUT(bad_speculation, 0) } },
+	{ "all retiring", .in = { PM_L1(10000, 0, 0, 0), IN(TD_SLOTS, 10000) }, .valid = true,
+	  .out = { OUT(retiring, 1), OUT(bad_speculation, 0), OUT(frontend_bound, 0),
+		   OUT(backend_bound, 0) } },
+	{ "all backend", .in = { PM_L1(0, 0, 0, 5000) }, .valid = true,
+	  .out = { OUT(backend_bound, 1), OUT(retiring, 0), OUT(bad_speculation, 0),
+		   OUT(frontend_bound, 0) } },
+	{ "all bad speculation", .in = { PM_L1(0, 2000, 0, 0) }, .valid = true,
+	  .out = { OUT(bad_speculation, 1) } },
+	/* nothing counted: never "100% backend bound" */
+	{ "nothing counted", .in = { PM_L1(0, 0, 0, 0), IN(TD_SLOTS, 0) },
+	  .out = { OUT(slots, 0) } },
+	/* slots counted but no metric: the group did not really run */
+	{ "slots but no metric", .in = { PM_L1(0, 0, 0, 0), IN(TD_SLOTS, 50000) },
+	  .out = { OUT(slots, 50000) } },
+	/* too few slots, given or summed; the boundary itself is measurable */
+	{ "too few summed slots", .in = { PM_L1(400, 100, 200, 299) }, .out = { OUT(slots, 999) } },
+	{ "slots at the boundary", .in = { PM_L1(400, 100, 200, 299), IN(TD_SLOTS, 1000) },
+	  .valid = true },
+	{ "slots below the boundary", .in = { PM_L1(400, 100, 200, 299), IN(TD_SLOTS, 999.9) } },
+	/* a missing, negative or infinite L1 count */
+	{ "no bad-spec count",
+	  .in = { IN(TD_RETIRING, 400), IN(TD_FE_BOUND, 200), IN(TD_BE_BOUND, 300) } },
+	{ "negative bad-spec count", .in = { PM_L1(400, -100, 200, 300) } },
+	{ "infinite fe-bound count", .in = { PM_L1(400, 100, INFINITY, 300) } },
+	{ "level 2", .in = { SPR_L2 }, .valid = true, .pairs = true,
+	  .out = { OUT(retiring, 0.4), OUT(bad_speculation, 0.1), OUT(frontend_bound, 0.2),
+		   OUT(backend_bound, 0.3), OUT(heavy_ops, 0.15), OUT(light_ops, 0.25),
+		   OUT(branch_mispredicts, 0.06), OUT(machine_clears, 0.04),
+		   OUT(fetch_latency, 0.12), OUT(fetch_bandwidth, 0.08),
+		   OUT(memory_bound, 0.18), OUT(core_bound, 0.12), OUT(smt_contention, NAN) } },
+	/* only the L2 counts that were read give L2 nodes */
+	{ "level 2 in part",
+	  .in = { PM_L1(400, 100, 200, 300), IN(TD_SLOTS, 1000), IN(TD_HEAVY_OPS, 150),
+		  IN(TD_FETCH_LAT, 120) },
+	  .valid = true,
+	  .out = { OUT(heavy_ops, 0.15), OUT(fetch_latency, 0.12), OUT(branch_mispredicts, NAN),
+		   OUT(machine_clears, NAN), OUT(memory_bound, NAN), OUT(core_bound, NAN) } },
+	/*
+	 * INT_MISC.UOP_DROPPING (spr-metrics.json tma_frontend_bound and
+	 * tma_fetch_latency): minus UOP_DROPPING / slots, only when counted.
+	 * The dropped slots move to the derived bad speculation.
+	 */
+	{ "uop dropping", .in = { SPR_L2, IN(TD_UOP_DROPPING, 50) }, .valid = true, .sum = 1.0,
+	  .out = { OUT(frontend_bound, 0.2 - 0.05), OUT(fetch_latency, 0.12 - 0.05),
+		   OUT(fetch_bandwidth, 0.08), OUT(bad_speculation, 1 - (0.15 + 0.3 + 0.4)),
+		   OUT(machine_clears, 0.15 - 0.06) } },
+	/* without a slots count the metric sum stands in for slots */
+	{ "uop dropping without slots",
+	  .in = { PM_L1(400, 100, 200, 300), IN(TD_UOP_DROPPING, 100) }, .valid = true,
+	  .out = { OUT(frontend_bound, 0.2 - 100.0 / 1000.0) } },
+	/* a missing or broken UOP_DROPPING count changes nothing */
+	{ "broken uop dropping", .in = { SPR_L2, IN(TD_UOP_DROPPING, -3) }, .valid = true,
+	  .out = { OUT(frontend_bound, 0.2), OUT(bad_speculation, 0.1) } },
+	/*
+	 * Children counted larger than their parent, as 8-bit truncation
+	 * allows: max(0, parent - child) as perf; the counted child is kept.
+	 */
+	{ "children above their parents",
+	  .in = { SPR_L2, IN(TD_HEAVY_OPS, 410), IN(TD_BR_MISPREDICT, 120),
+		  IN(TD_FETCH_LAT, 205), IN(TD_MEM_BOUND, 300) },
+	  .valid = true,
+	  .out = { OUT(heavy_ops, 0.41), OUT(light_ops, 0), OUT(branch_mispredicts, 0.12),
+		   OUT(machine_clears, 0), OUT(fetch_bandwidth, 0), OUT(core_bound, 0) } },
+	/*
+	 * More dropped uops than FE slots: FE clamps to 0, and bad speculation
+	 * is computed from the unclamped FE, as perf does.
+	 */
+	{ "more uops dropped than FE slots", .in = { SPR_L2, IN(TD_UOP_DROPPING, 250) },
+	  .valid = true,
+	  .out = { OUT(frontend_bound, 0), OUT(fetch_latency, 0),
+		   OUT(bad_speculation, 1 - (-0.05 + 0.3 + 0.4)) } },
+};
+
+TEST(topdown_perf_metrics)
+{
+	check_cases(TD_PERF_METRICS, perf_metrics_cases, N(perf_metrics_cases));
 }
 
 /*
@@ -203,264 +448,56 @@ TEST(topdown_perf_metrics_seed000_published)
 	}
 }
 
-/*
- * Each metric count is slots * byte / 255 truncated (seed 000 lines 618-629,
- * mul_u64_u32_div). Bytes 100/50/60/45 (= 255) of 1000 slots give counts
- * 392/196/235/176, summing to 999: the fractions are over 999, not 1000.
- */
-TEST(topdown_perf_metrics_truncated_sum)
+/* ------------------------------------------------------------------ */
+/* Intel before Ice Lake                                               */
+/* ------------------------------------------------------------------ */
+
+#define GENERIC(total, retired, issued, recovery, fetch)                       \
+	IN(TD_TOTAL_SLOTS, total), IN(TD_SLOTS_RETIRED, retired),              \
+	IN(TD_SLOTS_ISSUED, issued), IN(TD_RECOVERY_BUBBLES, recovery),        \
+	IN(TD_FETCH_BUBBLES, fetch)
+
+static const struct td_case intel_generic_cases[] = {
+	/*
+	 * perf's stat-shadow.c as added by seed 001 (lines 279-358): 4-wide,
+	 * 1000 cycles, TotalSlots 4000 (the sysfs .scale of 4 applied).
+	 */
+	{ "level 1", .in = { GENERIC(4000, 1600, 2000, 200, 800) }, .valid = true,
+	  .out = { OUT(slots, 4000), OUT(retiring, 1600.0 / 4000),
+		   OUT(bad_speculation, (2000.0 - 1600 + 200) / 4000),
+		   OUT(frontend_bound, 800.0 / 4000), OUT(backend_bound, 1 - 0.4 - 0.15 - 0.2),
+		   OUT(heavy_ops, NAN), OUT(memory_bound, NAN), OUT(smt_contention, NAN) } },
+	/* 0.4 + 0.01 + 0.6 = 1.01: backend -0.01 is rounding noise -> 0 */
+	{ "rounding noise", .in = { GENERIC(10000, 4000, 4100, 0, 6000) }, .valid = true,
+	  .out = { OUT(bad_speculation, 0.01), OUT(backend_bound, 0) } },
+	/* issued < retired by 0.5% of the slots (read skew): bad spec 0 */
+	{ "issued below retired", .in = { GENERIC(10000, 4000, 3950, 0, 2000) }, .valid = true,
+	  .out = { OUT(bad_speculation, 0), OUT(backend_bound, 1 - 0.4 - 0.2) } },
+	/* 10% over: perf would print -10.0% backend, tdtop clamps to 0 */
+	{ "10% over", .in = { GENERIC(10000, 4000, 4000, 0, 7000) }, .valid = true,
+	  .out = { OUT(backend_bound, 0), OUT(frontend_bound, 0.7) } },
+	/* Silvermont has no recovery bubbles: backend includes bad speculation */
+	{ "no recovery bubbles",
+	  .in = { IN(TD_TOTAL_SLOTS, 2000), IN(TD_SLOTS_RETIRED, 500), IN(TD_SLOTS_ISSUED, 500),
+		  IN(TD_FETCH_BUBBLES, 300) },
+	  .valid = true,
+	  .out = { OUT(bad_speculation, NAN), OUT(retiring, 0.25), OUT(frontend_bound, 0.15),
+		   OUT(backend_bound, 0.6) } },
+	/* slots ran, nothing else counted: not measurable, not 100% backend */
+	{ "only slots counted", .in = { GENERIC(40000, 0, 0, 0, 0) },
+	  .out = { OUT(slots, 40000) } },
+	/* zero and too few slots */
+	{ "zero slots", .in = { GENERIC(0, 100, 0, 0, 0) } },
+	{ "too few slots", .in = { GENERIC(996, 100, 0, 0, 0) } },
+	/* a required count missing */
+	{ "no fetch bubbles",
+	  .in = { IN(TD_TOTAL_SLOTS, 4000), IN(TD_SLOTS_RETIRED, 100), IN(TD_SLOTS_ISSUED, 0),
+		  IN(TD_RECOVERY_BUBBLES, 0) } },
+};
+
+TEST(topdown_intel_generic)
 {
-	struct td_counts c;
-	struct td_result r;
-
-	pm_l1(&c, 392, 196, 235, 176);
-	set(&c, TD_SLOTS, 1000);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 1000, EPS);
-	CHECK_NEAR(r.retiring, 392.0 / 999.0, EPS);
-	CHECK_NEAR(r.frontend_bound, 235.0 / 999.0, EPS);
-	CHECK_NEAR(r.backend_bound, 176.0 / 999.0, EPS);
-	CHECK_NEAR(r.bad_speculation, 196.0 / 999.0, EPS);
-	CHECK_NEAR(l1_sum(&r), 1.0, EPS);
-}
-
-/*
- * Seed 000 lines 4058-4069 (Peter Zijlstra): 1/8 and 7/8 stored as 8-bit
- * fractions become bytes 31 and 223, which add up to 254, not 255. With 8000
- * slots the counts are 8000*31/255 = 972 and 8000*223/255 = 6996 (sum 7968).
- * Normalising by the sum still gives a breakdown that adds up to 1.
- */
-TEST(topdown_perf_metrics_bytes_not_255)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	pm_l1(&c, 972, 0, 0, 6996);
-	set(&c, TD_SLOTS, 8000);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.retiring, 972.0 / 7968.0, EPS);
-	CHECK_NEAR(r.backend_bound, 6996.0 / 7968.0, EPS);
-	CHECK_NEAR(r.frontend_bound, 0, EPS);
-	/* 1 - (0 + 6996/7968 + 972/7968) may round to -1e-17: clamped to 0 */
-	CHECK(r.bad_speculation >= 0);
-	CHECK_NEAR(r.bad_speculation, 0, EPS);
-	CHECK_NEAR(l1_sum(&r), 1.0, EPS);
-}
-
-TEST(topdown_perf_metrics_one_category)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	pm_l1(&c, 10000, 0, 0, 0);
-	set(&c, TD_SLOTS, 10000);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.retiring, 1, EPS);
-	CHECK_NEAR(r.bad_speculation, 0, EPS);
-	CHECK_NEAR(r.frontend_bound, 0, EPS);
-	CHECK_NEAR(r.backend_bound, 0, EPS);
-
-	pm_l1(&c, 0, 0, 0, 5000);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.backend_bound, 1, EPS);
-	CHECK_NEAR(r.retiring + r.bad_speculation + r.frontend_bound, 0, EPS);
-
-	pm_l1(&c, 0, 2000, 0, 0);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.bad_speculation, 1, EPS);
-}
-
-TEST(topdown_perf_metrics_not_measurable)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	/* nothing counted: never "100% backend bound" */
-	pm_l1(&c, 0, 0, 0, 0);
-	set(&c, TD_SLOTS, 0);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-	CHECK_NEAR(r.slots, 0, EPS);
-
-	/* slots counted but no metric: the group did not really run */
-	pm_l1(&c, 0, 0, 0, 0);
-	set(&c, TD_SLOTS, 50000);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-	CHECK_NEAR(r.slots, 50000, EPS);
-
-	/* too few slots, given or summed; the boundary itself is measurable */
-	pm_l1(&c, 400, 100, 200, 299);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-	CHECK_NEAR(r.slots, 999, EPS);
-	set(&c, TD_SLOTS, 1000);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	set(&c, TD_SLOTS, 999.9);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-
-	/* a missing, negative or infinite L1 count */
-	pm_l1(&c, 400, 100, 200, 300);
-	c.have[TD_BAD_SPEC] = false;
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-	pm_l1(&c, 400, -100, 200, 300);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-	pm_l1(&c, 400, 100, INFINITY, 300);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	check_not_measurable(&r);
-}
-
-/* Sapphire Rapids L2: 1000 slots, 40/10/20/30 % L1 and all four L2 counts. */
-static void spr_l2(struct td_counts *c)
-{
-	pm_l1(c, 400, 100, 200, 300);
-	set(c, TD_SLOTS, 1000);
-	set(c, TD_HEAVY_OPS, 150);
-	set(c, TD_BR_MISPREDICT, 60);
-	set(c, TD_FETCH_LAT, 120);
-	set(c, TD_MEM_BOUND, 180);
-}
-
-TEST(topdown_perf_metrics_level2)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	spr_l2(&c);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.retiring, 0.4, EPS);
-	CHECK_NEAR(r.bad_speculation, 0.1, EPS);
-	CHECK_NEAR(r.frontend_bound, 0.2, EPS);
-	CHECK_NEAR(r.backend_bound, 0.3, EPS);
-	CHECK_NEAR(r.heavy_ops, 0.15, EPS);
-	CHECK_NEAR(r.light_ops, 0.25, EPS);
-	CHECK_NEAR(r.branch_mispredicts, 0.06, EPS);
-	CHECK_NEAR(r.machine_clears, 0.04, EPS);
-	CHECK_NEAR(r.fetch_latency, 0.12, EPS);
-	CHECK_NEAR(r.fetch_bandwidth, 0.08, EPS);
-	CHECK_NEAR(r.memory_bound, 0.18, EPS);
-	CHECK_NEAR(r.core_bound, 0.12, EPS);
-	/* every L2 pair adds up to its parent */
-	CHECK_NEAR(r.heavy_ops + r.light_ops, r.retiring, EPS);
-	CHECK_NEAR(r.branch_mispredicts + r.machine_clears, r.bad_speculation, EPS);
-	CHECK_NEAR(r.fetch_latency + r.fetch_bandwidth, r.frontend_bound, EPS);
-	CHECK_NEAR(r.memory_bound + r.core_bound, r.backend_bound, EPS);
-	CHECK(isnan(r.smt_contention));
-
-	/* only the L2 counts that were read give L2 nodes */
-	spr_l2(&c);
-	c.have[TD_BR_MISPREDICT] = false;
-	c.have[TD_MEM_BOUND] = false;
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.heavy_ops, 0.15, EPS);
-	CHECK_NEAR(r.fetch_latency, 0.12, EPS);
-	CHECK(isnan(r.branch_mispredicts) && isnan(r.machine_clears));
-	CHECK(isnan(r.memory_bound) && isnan(r.core_bound));
-}
-
-/*
- * INT_MISC.UOP_DROPPING (spr-metrics.json tma_frontend_bound and
- * tma_fetch_latency): minus UOP_DROPPING / slots, only when counted.
- */
-TEST(topdown_perf_metrics_uop_dropping)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	spr_l2(&c);
-	set(&c, TD_UOP_DROPPING, 50);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.frontend_bound, 0.2 - 0.05, EPS);
-	CHECK_NEAR(r.fetch_latency, 0.12 - 0.05, EPS);
-	CHECK_NEAR(r.fetch_bandwidth, 0.08, EPS);
-	/* the dropped slots move to the derived bad speculation */
-	CHECK_NEAR(r.bad_speculation, 1 - (0.15 + 0.3 + 0.4), EPS);
-	CHECK_NEAR(r.machine_clears, 0.15 - 0.06, EPS);
-	CHECK_NEAR(l1_sum(&r), 1.0, EPS);
-
-	/* without a slots count the metric sum stands in for slots */
-	pm_l1(&c, 400, 100, 200, 300);
-	set(&c, TD_UOP_DROPPING, 100);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.frontend_bound, 0.2 - 100.0 / 1000.0, EPS);
-
-	/* a missing or broken UOP_DROPPING count changes nothing */
-	spr_l2(&c);
-	set(&c, TD_UOP_DROPPING, -3);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK_NEAR(r.frontend_bound, 0.2, EPS);
-	CHECK_NEAR(r.bad_speculation, 0.1, EPS);
-}
-
-/* Children counted larger than their parent, as 8-bit truncation allows. */
-TEST(topdown_perf_metrics_below_zero)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	spr_l2(&c);
-	set(&c, TD_HEAVY_OPS, 410);	/* > retiring 400 */
-	set(&c, TD_BR_MISPREDICT, 120);	/* > bad spec 100 */
-	set(&c, TD_FETCH_LAT, 205);	/* > fe 200 */
-	set(&c, TD_MEM_BOUND, 300);	/* == be 300 */
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	/* max(0, parent - child) as perf; the counted child is kept */
-	CHECK_NEAR(r.heavy_ops, 0.41, EPS);
-	CHECK_NEAR(r.light_ops, 0, EPS);
-	CHECK_NEAR(r.branch_mispredicts, 0.12, EPS);
-	CHECK_NEAR(r.machine_clears, 0, EPS);
-	CHECK_NEAR(r.fetch_bandwidth, 0, EPS);
-	CHECK_NEAR(r.core_bound, 0, EPS);
-	CHECK_NEAR(r.heavy_ops + r.light_ops, fmax(r.retiring, r.heavy_ops), EPS);
-
-	/* more dropped uops than FE slots: FE clamps to 0 */
-	spr_l2(&c);
-	set(&c, TD_UOP_DROPPING, 250);
-	td_compute(TD_PERF_METRICS, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.frontend_bound, 0, EPS);
-	CHECK_NEAR(r.fetch_latency, 0, EPS);
-	/* bad speculation is computed from the unclamped FE, as perf does */
-	CHECK_NEAR(r.bad_speculation, 1 - (-0.05 + 0.3 + 0.4), EPS);
-}
-
-/*
- * Pre-Ice Lake, perf's stat-shadow.c as added by seed 001 (lines 279-358):
- * 4-wide, 1000 cycles, TotalSlots 4000 (the sysfs .scale of 4 applied).
- */
-TEST(topdown_intel_generic_level1)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	td_counts_init(&c);
-	set(&c, TD_TOTAL_SLOTS, 4000);
-	set(&c, TD_SLOTS_RETIRED, 1600);
-	set(&c, TD_SLOTS_ISSUED, 2000);
-	set(&c, TD_RECOVERY_BUBBLES, 200);
-	set(&c, TD_FETCH_BUBBLES, 800);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 4000, EPS);
-	CHECK_NEAR(r.retiring, 1600.0 / 4000, EPS);
-	CHECK_NEAR(r.bad_speculation, (2000.0 - 1600 + 200) / 4000, EPS);
-	CHECK_NEAR(r.frontend_bound, 800.0 / 4000, EPS);
-	CHECK_NEAR(r.backend_bound, 1 - 0.4 - 0.15 - 0.2, EPS);
-	CHECK(isnan(r.heavy_ops) && isnan(r.memory_bound) && isnan(r.smt_contention));
+	check_cases(TD_INTEL_GENERIC, intel_generic_cases, N(intel_generic_cases));
 }
 
 /*
@@ -486,7 +523,7 @@ TEST(topdown_intel_generic_seed001_published)
 		struct td_counts c;
 		struct td_result r;
 
-		td_counts_init(&c);
+		td_counts__init(&c);
 		set(&c, TD_TOTAL_SLOTS, 10000);
 		set(&c, TD_SLOTS_RETIRED, rows[i].retired);
 		set(&c, TD_SLOTS_ISSUED, rows[i].issued);
@@ -501,403 +538,178 @@ TEST(topdown_intel_generic_seed001_published)
 	}
 }
 
-TEST(topdown_intel_generic_sanitize)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	/* 0.4 + 0.01 + 0.6 = 1.01: backend -0.01 is rounding noise -> 0 */
-	td_counts_init(&c);
-	set(&c, TD_TOTAL_SLOTS, 10000);
-	set(&c, TD_SLOTS_RETIRED, 4000);
-	set(&c, TD_SLOTS_ISSUED, 4100);
-	set(&c, TD_RECOVERY_BUBBLES, 0);
-	set(&c, TD_FETCH_BUBBLES, 6000);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.bad_speculation, 0.01, EPS);
-	CHECK_NEAR(r.backend_bound, 0, EPS);
-
-	/* issued < retired by 0.5% of the slots (read skew): bad spec 0 */
-	set(&c, TD_SLOTS_ISSUED, 3950);
-	set(&c, TD_FETCH_BUBBLES, 2000);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.bad_speculation, 0, EPS);
-	CHECK_NEAR(r.backend_bound, 1 - 0.4 - 0.2, EPS);
-
-	/* 10% over: perf would print -10.0% backend, tdtop clamps to 0 */
-	set(&c, TD_SLOTS_ISSUED, 4000);
-	set(&c, TD_FETCH_BUBBLES, 7000);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.backend_bound, 0, EPS);
-	CHECK_NEAR(r.frontend_bound, 0.7, EPS);
-}
-
-TEST(topdown_intel_generic_partial_and_empty)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	/* Silvermont has no recovery bubbles: backend includes bad speculation */
-	td_counts_init(&c);
-	set(&c, TD_TOTAL_SLOTS, 2000);
-	set(&c, TD_SLOTS_RETIRED, 500);
-	set(&c, TD_SLOTS_ISSUED, 500);
-	set(&c, TD_FETCH_BUBBLES, 300);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	CHECK(r.valid);
-	CHECK(isnan(r.bad_speculation));
-	CHECK_NEAR(r.retiring, 0.25, EPS);
-	CHECK_NEAR(r.frontend_bound, 0.15, EPS);
-	CHECK_NEAR(r.backend_bound, 0.6, EPS);
-
-	/* slots ran, nothing else counted: not measurable, not 100% backend */
-	td_counts_init(&c);
-	set(&c, TD_TOTAL_SLOTS, 40000);
-	set(&c, TD_SLOTS_RETIRED, 0);
-	set(&c, TD_SLOTS_ISSUED, 0);
-	set(&c, TD_RECOVERY_BUBBLES, 0);
-	set(&c, TD_FETCH_BUBBLES, 0);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	check_not_measurable(&r);
-	CHECK_NEAR(r.slots, 40000, EPS);
-
-	/* zero and too few slots */
-	set(&c, TD_SLOTS_RETIRED, 100);
-	set(&c, TD_TOTAL_SLOTS, 0);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	check_not_measurable(&r);
-	set(&c, TD_TOTAL_SLOTS, 996);
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	check_not_measurable(&r);
-
-	/* a required count missing */
-	set(&c, TD_TOTAL_SLOTS, 4000);
-	c.have[TD_FETCH_BUBBLES] = false;
-	td_compute(TD_INTEL_GENERIC, &c, &r);
-	check_not_measurable(&r);
-}
+/* ------------------------------------------------------------------ */
+/* Intel E-cores                                                       */
+/* ------------------------------------------------------------------ */
 
 /* cpu_atom counts over slot_width * CPU_CLK_UNHALTED.CORE */
-static void atom_l1(struct td_counts *c, unsigned int width, double cycles, double ret,
-		    double fe, double be)
-{
-	td_counts_init(c);
-	c->slot_width = width;
-	set(c, TD_CYCLES, cycles);
-	set(c, TD_RETIRING, ret);
-	set(c, TD_FE_BOUND, fe);
-	set(c, TD_BE_BOUND, be);
-}
+#define ATOM_L1(cycles, ret, fe, be)                                           \
+	IN(TD_CYCLES, cycles), IN(TD_RETIRING, ret), IN(TD_FE_BOUND, fe),      \
+	IN(TD_BE_BOUND, be)
 
-/* adl-metrics.json cpu_atom (Gracemont, 5 wide): 1000 cycles = 5000 slots */
-TEST(topdown_intel_atom_gracemont)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	atom_l1(&c, 5, 1000, 2000, 1000, 1500);
-	set(&c, TD_BAD_SPEC, 4000);	/* not used: bad spec is the remainder */
-	set(&c, TD_HEAVY_OPS, 500);
-	set(&c, TD_BR_MISPREDICT, 300);
-	set(&c, TD_FETCH_LAT, 600);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 5000, EPS);
-	CHECK_NEAR(r.retiring, 0.4, EPS);
-	CHECK_NEAR(r.frontend_bound, 0.2, EPS);
-	CHECK_NEAR(r.backend_bound, 0.3, EPS);
-	CHECK_NEAR(r.bad_speculation, (5000.0 - 4500) / 5000, EPS);
-	CHECK_NEAR(r.heavy_ops, 0.1, EPS);
-	CHECK_NEAR(r.light_ops, 0.3, EPS);
-	CHECK_NEAR(r.branch_mispredicts, 0.06, EPS);
-	CHECK_NEAR(r.machine_clears, 0.04, EPS);
-	CHECK_NEAR(r.fetch_latency, 0.12, EPS);
-	CHECK_NEAR(r.fetch_bandwidth, 0.08, EPS);
-	CHECK_NEAR(r.heavy_ops + r.light_ops, r.retiring, EPS);
-	CHECK_NEAR(r.branch_mispredicts + r.machine_clears, r.bad_speculation, EPS);
-	CHECK_NEAR(r.fetch_latency + r.fetch_bandwidth, r.frontend_bound, EPS);
-	/* perf's atom memory bound is cycle based: no formula here */
-	CHECK(isnan(r.memory_bound) && isnan(r.core_bound));
-	CHECK_NEAR(l1_sum(&r), 1.0, EPS);
-}
-
-TEST(topdown_intel_atom_widths)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	/* Crestmont, 6 wide */
-	atom_l1(&c, 6, 1000, 3000, 1200, 1500);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 6000, EPS);
-	CHECK_NEAR(r.retiring, 0.5, EPS);
-	CHECK_NEAR(r.frontend_bound, 0.2, EPS);
-	CHECK_NEAR(r.backend_bound, 0.25, EPS);
-	CHECK_NEAR(r.bad_speculation, 0.05, EPS);
-
-	/* Skymont, 8 wide: the same counts over 8000 slots */
-	atom_l1(&c, 8, 1000, 3000, 1200, 1500);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.retiring, 3000.0 / 8000, EPS);
-	CHECK_NEAR(r.bad_speculation, (8000.0 - 5700) / 8000, EPS);
-
-	/* counts above slots (read skew): bad spec clamps to 0 */
-	atom_l1(&c, 5, 1000, 2600, 1000, 1500);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.bad_speculation, 0, EPS);
-	CHECK_NEAR(r.retiring, 0.52, EPS);
-}
-
-TEST(topdown_intel_atom_not_measurable)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	/* cycles but no slot counted: never "100% bad speculation" */
-	atom_l1(&c, 5, 1000, 0, 0, 0);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	check_not_measurable(&r);
-	CHECK_NEAR(r.slots, 5000, EPS);
-	/* 199 cycles * 5 = 995 slots */
-	atom_l1(&c, 5, 199, 400, 200, 300);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	check_not_measurable(&r);
-	/* unknown width */
-	atom_l1(&c, 0, 1000, 2000, 1000, 1500);
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	check_not_measurable(&r);
-	/* no cycles */
-	atom_l1(&c, 5, 1000, 2000, 1000, 1500);
-	c.have[TD_CYCLES] = false;
-	td_compute(TD_INTEL_ATOM, &c, &r);
-	check_not_measurable(&r);
-}
-
-/* AMD Zen 4 PipelineL1: 6 wide, 1000 cycles = 6000 dispatch slots */
-static void zen_l1(struct td_counts *c, unsigned int width, double cycles, double disp,
-		   double ret_ops, double no_fe, double be, double smt)
-{
-	td_counts_init(c);
-	c->slot_width = width;
-	set(c, TD_CYCLES, cycles);
-	set(c, TD_AMD_DISPATCHED, disp);
-	set(c, TD_AMD_RETIRED_OPS, ret_ops);
-	set(c, TD_AMD_NO_OPS_FE, no_fe);
-	set(c, TD_AMD_BE_STALLS, be);
-	set(c, TD_AMD_SMT_CONTENTION, smt);
-}
-
-TEST(topdown_amd_zen4_levels)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	zen_l1(&c, 6, 1000, 3000, 2400, 1200, 1500, 300);
-	set(&c, TD_AMD_NO_OPS_FE_CYCLES, 100);
-	set(&c, TD_AMD_BRN_MISP, 30);
-	set(&c, TD_AMD_RESYNCS, 10);
-	set(&c, TD_AMD_NOT_COMPLETE, 800);
-	set(&c, TD_AMD_LOAD_NOT_COMPLETE, 200);
-	set(&c, TD_AMD_UCODE_OPS, 240);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 6000, EPS);
-	CHECK_NEAR(r.frontend_bound, 1200.0 / 6000, EPS);
-	CHECK_NEAR(r.bad_speculation, (3000.0 - 2400) / 6000, EPS);
-	CHECK_NEAR(r.backend_bound, 1500.0 / 6000, EPS);
-	CHECK_NEAR(r.smt_contention, 300.0 / 6000, EPS);
-	CHECK_NEAR(r.retiring, 2400.0 / 6000, EPS);
-	/* frontend_bound_latency = 6 * (cmask=6 cycles) / slots */
-	CHECK_NEAR(r.fetch_latency, 6 * 100.0 / 6000, EPS);
-	CHECK_NEAR(r.fetch_bandwidth, (1200.0 - 600) / 6000, EPS);
-	CHECK_NEAR(r.branch_mispredicts, 0.1 * 30 / 40, EPS);
-	CHECK_NEAR(r.machine_clears, 0.1 * 10 / 40, EPS);
-	CHECK_NEAR(r.memory_bound, 0.25 * 200 / 800, EPS);
-	CHECK_NEAR(r.core_bound, 0.25 * (1 - 200.0 / 800), EPS);
-	CHECK_NEAR(r.heavy_ops, 0.4 * 240 / 2400, EPS);
-	CHECK_NEAR(r.light_ops, 0.4 * (1 - 240.0 / 2400), EPS);
-	CHECK_NEAR(r.heavy_ops + r.light_ops, r.retiring, EPS);
-	CHECK_NEAR(r.branch_mispredicts + r.machine_clears, r.bad_speculation, EPS);
-	CHECK_NEAR(r.fetch_latency + r.fetch_bandwidth, r.frontend_bound, EPS);
-	CHECK_NEAR(r.memory_bound + r.core_bound, r.backend_bound, EPS);
-	CHECK_NEAR(l1_sum(&r) + r.smt_contention, 1.0, EPS);
-}
-
-TEST(topdown_amd_zen5_smt_contention)
-{
-	struct td_counts c;
-	struct td_result r;
-
+static const struct td_case intel_atom_cases[] = {
 	/*
-	 * Zen 5, 8 wide: the sibling took 40% of the slots. The five parts
-	 * are reported as counted: 0.1 + 0.05 + 0.2 + 0.4 + 0.3 = 1.05.
+	 * adl-metrics.json cpu_atom (Gracemont, 5 wide): 1000 cycles = 5000
+	 * slots. TD_BAD_SPEC is not used: bad spec is the remainder. perf's
+	 * atom memory bound is cycle based: no formula here.
 	 */
-	zen_l1(&c, 8, 1000, 2800, 2400, 800, 1600, 3200);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 8000, EPS);
-	CHECK_NEAR(r.frontend_bound, 0.1, EPS);
-	CHECK_NEAR(r.bad_speculation, 0.05, EPS);
-	CHECK_NEAR(r.backend_bound, 0.2, EPS);
-	CHECK_NEAR(r.smt_contention, 0.4, EPS);
-	CHECK_NEAR(r.retiring, 0.3, EPS);
-	CHECK_NEAR(l1_sum(&r) + r.smt_contention, 1.05, EPS);
+	{ "Gracemont", .width = 5,
+	  .in = { ATOM_L1(1000, 2000, 1000, 1500), IN(TD_BAD_SPEC, 4000), IN(TD_HEAVY_OPS, 500),
+		  IN(TD_BR_MISPREDICT, 300), IN(TD_FETCH_LAT, 600) },
+	  .valid = true, .sum = 1.0, .pairs = true,
+	  .out = { OUT(slots, 5000), OUT(retiring, 0.4), OUT(frontend_bound, 0.2),
+		   OUT(backend_bound, 0.3), OUT(bad_speculation, (5000.0 - 4500) / 5000),
+		   OUT(heavy_ops, 0.1), OUT(light_ops, 0.3), OUT(branch_mispredicts, 0.06),
+		   OUT(machine_clears, 0.04), OUT(fetch_latency, 0.12),
+		   OUT(fetch_bandwidth, 0.08), OUT(memory_bound, NAN), OUT(core_bound, NAN) } },
+	{ "Crestmont, 6 wide", .width = 6, .in = { ATOM_L1(1000, 3000, 1200, 1500) },
+	  .valid = true,
+	  .out = { OUT(slots, 6000), OUT(retiring, 0.5), OUT(frontend_bound, 0.2),
+		   OUT(backend_bound, 0.25), OUT(bad_speculation, 0.05) } },
+	/* Skymont, 8 wide: the same counts over 8000 slots */
+	{ "Skymont, 8 wide", .width = 8, .in = { ATOM_L1(1000, 3000, 1200, 1500) },
+	  .valid = true,
+	  .out = { OUT(retiring, 3000.0 / 8000),
+		   OUT(bad_speculation, (8000.0 - 5700) / 8000) } },
+	/* counts above slots (read skew): bad spec clamps to 0 */
+	{ "counts above slots", .width = 5, .in = { ATOM_L1(1000, 2600, 1000, 1500) },
+	  .valid = true, .out = { OUT(bad_speculation, 0), OUT(retiring, 0.52) } },
+	/* cycles but no slot counted: never "100% bad speculation" */
+	{ "no slot counted", .width = 5, .in = { ATOM_L1(1000, 0, 0, 0) },
+	  .out = { OUT(slots, 5000) } },
+	/* 199 cycles * 5 = 995 slots */
+	{ "too few slots", .width = 5, .in = { ATOM_L1(199, 400, 200, 300) } },
+	{ "unknown width", .width = 0, .in = { ATOM_L1(1000, 2000, 1000, 1500) } },
+	{ "no cycles", .width = 5,
+	  .in = { IN(TD_RETIRING, 2000), IN(TD_FE_BOUND, 1000), IN(TD_BE_BOUND, 1500) } },
+};
+
+TEST(topdown_intel_atom)
+{
+	check_cases(TD_INTEL_ATOM, intel_atom_cases, N(intel_atom_cases));
+}
+
+/* ------------------------------------------------------------------ */
+/* AMD Zen 4/5                                                         */
+/* ------------------------------------------------------------------ */
+
+#define ZEN_L1(cycles, disp, ret_ops, no_fe, be)                               \
+	IN(TD_CYCLES, cycles), IN(TD_AMD_DISPATCHED, disp),                    \
+	IN(TD_AMD_RETIRED_OPS, ret_ops), IN(TD_AMD_NO_OPS_FE, no_fe),          \
+	IN(TD_AMD_BE_STALLS, be)
+
+/* Zen 4 PipelineL1: 6 wide, 1000 cycles = 6000 dispatch slots */
+#define ZEN4_L1 ZEN_L1(1000, 3000, 2400, 1200, 1500), IN(TD_AMD_SMT_CONTENTION, 300)
+/* Zen 5, 8 wide: the sibling took 40% of the slots */
+#define ZEN5_L1 ZEN_L1(1000, 2800, 2400, 800, 1600), IN(TD_AMD_SMT_CONTENTION, 3200)
+
+static const struct td_case amd_zen_cases[] = {
+	/* frontend_bound_latency = 6 * (cmask=6 cycles) / slots */
+	{ "Zen 4, both levels", .width = 6,
+	  .in = { ZEN4_L1, IN(TD_AMD_NO_OPS_FE_CYCLES, 100), IN(TD_AMD_BRN_MISP, 30),
+		  IN(TD_AMD_RESYNCS, 10), IN(TD_AMD_NOT_COMPLETE, 800),
+		  IN(TD_AMD_LOAD_NOT_COMPLETE, 200), IN(TD_AMD_UCODE_OPS, 240) },
+	  .valid = true, .sum = 1.0, .pairs = true,
+	  .out = { OUT(slots, 6000), OUT(frontend_bound, 1200.0 / 6000),
+		   OUT(bad_speculation, (3000.0 - 2400) / 6000), OUT(backend_bound, 1500.0 / 6000),
+		   OUT(smt_contention, 300.0 / 6000), OUT(retiring, 2400.0 / 6000),
+		   OUT(fetch_latency, 6 * 100.0 / 6000),
+		   OUT(fetch_bandwidth, (1200.0 - 600) / 6000),
+		   OUT(branch_mispredicts, 0.1 * 30 / 40), OUT(machine_clears, 0.1 * 10 / 40),
+		   OUT(memory_bound, 0.25 * 200 / 800), OUT(core_bound, 0.25 * (1 - 200.0 / 800)),
+		   OUT(heavy_ops, 0.4 * 240 / 2400), OUT(light_ops, 0.4 * (1 - 240.0 / 2400)) } },
+	/* the five parts are reported as counted: 0.1 + 0.05 + 0.2 + 0.4 + 0.3 = 1.05 */
+	{ "Zen 5, SMT contention", .width = 8, .in = { ZEN5_L1 }, .valid = true, .sum = 1.05,
+	  .out = { OUT(slots, 8000), OUT(frontend_bound, 0.1), OUT(bad_speculation, 0.05),
+		   OUT(backend_bound, 0.2), OUT(smt_contention, 0.4), OUT(retiring, 0.3) } },
 	/* Zen 5 frontend_bound_by_latency uses cmask=8 and 8 * cycles */
-	set(&c, TD_AMD_NO_OPS_FE_CYCLES, 50);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK_NEAR(r.fetch_latency, 8 * 50.0 / 8000, EPS);
-	CHECK_NEAR(r.fetch_bandwidth, (800.0 - 400) / 8000, EPS);
-
+	{ "Zen 5 fetch latency", .width = 8,
+	  .in = { ZEN5_L1, IN(TD_AMD_NO_OPS_FE_CYCLES, 50) }, .valid = true,
+	  .out = { OUT(fetch_latency, 8 * 50.0 / 8000),
+		   OUT(fetch_bandwidth, (800.0 - 400) / 8000) } },
 	/* the SMT event left out (5-counter group): its node is NAN */
-	zen_l1(&c, 8, 1000, 2800, 2400, 800, 1600, 0);
-	c.have[TD_AMD_SMT_CONTENTION] = false;
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK(r.valid);
-	CHECK(isnan(r.smt_contention));
-	CHECK_NEAR(r.retiring, 0.3, EPS);
-}
-
-TEST(topdown_amd_zen_edges)
-{
-	struct td_counts c;
-	struct td_result r;
-
+	{ "no SMT event", .width = 8, .in = { ZEN_L1(1000, 2800, 2400, 800, 1600) },
+	  .valid = true, .out = { OUT(smt_contention, NAN), OUT(retiring, 0.3) } },
 	/* d_ratio(): no mispredicts nor resyncs splits nothing, divides by 0 never */
-	zen_l1(&c, 6, 1000, 3000, 2400, 1200, 1500, 300);
-	set(&c, TD_AMD_BRN_MISP, 0);
-	set(&c, TD_AMD_RESYNCS, 0);
-	set(&c, TD_AMD_NOT_COMPLETE, 0);
-	set(&c, TD_AMD_LOAD_NOT_COMPLETE, 0);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.branch_mispredicts, 0, EPS);
-	CHECK_NEAR(r.machine_clears, 0, EPS);
-	CHECK_NEAR(r.memory_bound, 0, EPS);
-	CHECK_NEAR(r.core_bound, r.backend_bound, EPS);
-
+	{ "nothing to split", .width = 6,
+	  .in = { ZEN4_L1, IN(TD_AMD_BRN_MISP, 0), IN(TD_AMD_RESYNCS, 0),
+		  IN(TD_AMD_NOT_COMPLETE, 0), IN(TD_AMD_LOAD_NOT_COMPLETE, 0) },
+	  .valid = true,
+	  .out = { OUT(branch_mispredicts, 0), OUT(machine_clears, 0), OUT(memory_bound, 0),
+		   OUT(core_bound, 1500.0 / 6000), OUT(backend_bound, 1500.0 / 6000) } },
 	/* more ops retired than dispatched (read skew): bad spec 0, not < 0 */
-	zen_l1(&c, 6, 1000, 2390, 2400, 1200, 1500, 300);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.bad_speculation, 0, EPS);
-
+	{ "retired above dispatched", .width = 6,
+	  .in = { ZEN_L1(1000, 2390, 2400, 1200, 1500), IN(TD_AMD_SMT_CONTENTION, 300) },
+	  .valid = true, .out = { OUT(bad_speculation, 0) } },
 	/* the cmask count above the total: fetch bandwidth clamps to 0 */
-	zen_l1(&c, 6, 1000, 3000, 2400, 1200, 1500, 300);
-	set(&c, TD_AMD_NO_OPS_FE_CYCLES, 210);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	CHECK_NEAR(r.fetch_bandwidth, 0, EPS);
-	CHECK_NEAR(r.fetch_latency, 6 * 210.0 / 6000, EPS);
-
+	{ "latency above the total", .width = 6,
+	  .in = { ZEN4_L1, IN(TD_AMD_NO_OPS_FE_CYCLES, 210) }, .valid = true,
+	  .out = { OUT(fetch_bandwidth, 0), OUT(fetch_latency, 6 * 210.0 / 6000) } },
 	/* cycles but nothing counted, too few slots, unknown width */
-	zen_l1(&c, 6, 1000, 0, 0, 0, 0, 0);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	check_not_measurable(&r);
-	zen_l1(&c, 6, 166, 300, 240, 120, 150, 30);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	check_not_measurable(&r);
-	zen_l1(&c, 0, 1000, 3000, 2400, 1200, 1500, 300);
-	td_compute(TD_AMD_ZEN, &c, &r);
-	check_not_measurable(&r);
+	{ "nothing counted", .width = 6,
+	  .in = { ZEN_L1(1000, 0, 0, 0, 0), IN(TD_AMD_SMT_CONTENTION, 0) } },
+	{ "too few slots", .width = 6,
+	  .in = { ZEN_L1(166, 300, 240, 120, 150), IN(TD_AMD_SMT_CONTENTION, 30) } },
+	{ "unknown width", .width = 0, .in = { ZEN4_L1 } },
+};
+
+TEST(topdown_amd_zen)
+{
+	check_cases(TD_AMD_ZEN, amd_zen_cases, N(amd_zen_cases));
 }
 
-static void arm_l1(struct td_counts *c, unsigned int slots, double cycles, double stall,
-		   double stall_fe, double stall_be, double op_ret, double op_spec)
-{
-	td_counts_init(c);
-	c->slot_width = slots;
-	set(c, TD_CYCLES, cycles);
-	set(c, TD_ARM_STALL_SLOT, stall);
-	set(c, TD_ARM_STALL_SLOT_FE, stall_fe);
-	set(c, TD_ARM_STALL_SLOT_BE, stall_be);
-	set(c, TD_ARM_OP_RETIRED, op_ret);
-	set(c, TD_ARM_OP_SPEC, op_spec);
-}
+/* ------------------------------------------------------------------ */
+/* Arm                                                                 */
+/* ------------------------------------------------------------------ */
 
-/* arm64/sbsa.json with #slots = 8 (e.g. Neoverse V2): 8000 slots */
-TEST(topdown_arm_sbsa)
-{
-	struct td_counts c;
-	struct td_result r;
+#define ARM_L1(cycles, stall, stall_fe, stall_be, op_ret, op_spec)             \
+	IN(TD_CYCLES, cycles), IN(TD_ARM_STALL_SLOT, stall),                   \
+	IN(TD_ARM_STALL_SLOT_FE, stall_fe), IN(TD_ARM_STALL_SLOT_BE, stall_be), \
+	IN(TD_ARM_OP_RETIRED, op_ret), IN(TD_ARM_OP_SPEC, op_spec)
 
-	arm_l1(&c, 8, 1000, 4000, 1600, 2400, 2400, 3000);
-	td_compute(TD_ARM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 8000, EPS);
-	CHECK_NEAR(r.frontend_bound, 1600.0 / 8000, EPS);
-	CHECK_NEAR(r.backend_bound, 2400.0 / 8000, EPS);
-	CHECK_NEAR(r.retiring, (2400.0 / 3000) * (1 - 4000.0 / 8000), EPS);
-	CHECK_NEAR(r.bad_speculation, (1 - 2400.0 / 3000) * (1 - 4000.0 / 8000), EPS);
-	CHECK_NEAR(l1_sum(&r), 1.0, EPS);
-	CHECK(isnan(r.heavy_ops) && isnan(r.fetch_latency) && isnan(r.smt_contention));
-
+static const struct td_case arm_cases[] = {
+	/* arm64/sbsa.json with #slots = 8 (e.g. Neoverse V2): 8000 slots */
+	{ "sbsa", .width = 8, .in = { ARM_L1(1000, 4000, 1600, 2400, 2400, 3000) },
+	  .valid = true, .sum = 1.0,
+	  .out = { OUT(slots, 8000), OUT(frontend_bound, 1600.0 / 8000),
+		   OUT(backend_bound, 2400.0 / 8000),
+		   OUT(retiring, (2400.0 / 3000) * (1 - 4000.0 / 8000)),
+		   OUT(bad_speculation, (1 - 2400.0 / 3000) * (1 - 4000.0 / 8000)),
+		   OUT(heavy_ops, NAN), OUT(fetch_latency, NAN), OUT(smt_contention, NAN) } },
 	/* the erratum flag is what selects the N2 form, not the width */
-	c.arm_n2_erratum = true;
-	td_compute(TD_ARM, &c, &r);
-	CHECK_NEAR(r.frontend_bound, (1600.0 - 1000) / 8000, EPS);
-}
-
-/*
- * arm/neoverse-n2-v2/metrics.json with #slots == 5: stall_slot_frontend and
- * stall_slot each less cpu_cycles; backend bound as in sbsa.json.
- */
-TEST(topdown_arm_n2_erratum)
-{
-	struct td_counts c;
-	struct td_result r;
-
-	arm_l1(&c, 5, 1000, 3000, 2000, 1000, 2000, 2500);
-	c.arm_n2_erratum = true;
-	td_compute(TD_ARM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.slots, 5000, EPS);
-	CHECK_NEAR(r.frontend_bound, (2000.0 - 1000) / 5000, EPS);
-	CHECK_NEAR(r.backend_bound, 1000.0 / 5000, EPS);
-	CHECK_NEAR(r.retiring, (2000.0 / 2500) * (1 - (3000.0 - 1000) / 5000), EPS);
-	CHECK_NEAR(r.bad_speculation, (1 - 2000.0 / 2500) * (1 - (3000.0 - 1000) / 5000), EPS);
-	CHECK_NEAR(l1_sum(&r), 1.0, EPS);
-
+	{ "sbsa with the erratum flag", .width = 8, .n2_erratum = true,
+	  .in = { ARM_L1(1000, 4000, 1600, 2400, 2400, 3000) }, .valid = true,
+	  .out = { OUT(frontend_bound, (1600.0 - 1000) / 8000) } },
+	/*
+	 * arm/neoverse-n2-v2/metrics.json with #slots == 5: stall_slot_frontend
+	 * and stall_slot each less cpu_cycles; backend bound as in sbsa.json.
+	 */
+	{ "N2 erratum", .width = 5, .n2_erratum = true,
+	  .in = { ARM_L1(1000, 3000, 2000, 1000, 2000, 2500) }, .valid = true, .sum = 1.0,
+	  .out = { OUT(slots, 5000), OUT(frontend_bound, (2000.0 - 1000) / 5000),
+		   OUT(backend_bound, 1000.0 / 5000),
+		   OUT(retiring, (2000.0 / 2500) * (1 - (3000.0 - 1000) / 5000)),
+		   OUT(bad_speculation, (1 - 2000.0 / 2500) * (1 - (3000.0 - 1000) / 5000)) } },
 	/* without the flag the same counts give the uncorrected sbsa.json form */
-	c.arm_n2_erratum = false;
-	td_compute(TD_ARM, &c, &r);
-	CHECK_NEAR(r.frontend_bound, 2000.0 / 5000, EPS);
-	CHECK_NEAR(r.retiring, 0.8 * (1 - 3000.0 / 5000), EPS);
-
+	{ "N2 counts without the flag", .width = 5,
+	  .in = { ARM_L1(1000, 3000, 2000, 1000, 2000, 2500) }, .valid = true,
+	  .out = { OUT(frontend_bound, 2000.0 / 5000), OUT(retiring, 0.8 * (1 - 3000.0 / 5000)) } },
 	/* correction larger than the count: frontend clamps to 0 */
-	arm_l1(&c, 5, 1000, 3000, 600, 1000, 2000, 2500);
-	c.arm_n2_erratum = true;
-	td_compute(TD_ARM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.frontend_bound, 0, EPS);
-}
-
-TEST(topdown_arm_edges)
-{
-	struct td_counts c;
-	struct td_result r;
-
+	{ "correction above the count", .width = 5, .n2_erratum = true,
+	  .in = { ARM_L1(1000, 3000, 600, 1000, 2000, 2500) }, .valid = true,
+	  .out = { OUT(frontend_bound, 0) } },
 	/* every slot stalled, no op speculated: retiring and bad spec are 0 */
-	arm_l1(&c, 8, 1000, 8000, 3000, 5000, 0, 0);
-	td_compute(TD_ARM, &c, &r);
-	CHECK(r.valid);
-	CHECK_NEAR(r.retiring, 0, EPS);
-	CHECK_NEAR(r.bad_speculation, 0, EPS);
-	CHECK_NEAR(r.frontend_bound, 3000.0 / 8000, EPS);
-	CHECK_NEAR(r.backend_bound, 5000.0 / 8000, EPS);
-
+	{ "all stalled", .width = 8, .in = { ARM_L1(1000, 8000, 3000, 5000, 0, 0) },
+	  .valid = true,
+	  .out = { OUT(retiring, 0), OUT(bad_speculation, 0), OUT(frontend_bound, 3000.0 / 8000),
+		   OUT(backend_bound, 5000.0 / 8000) } },
 	/* nothing counted at all, too few slots, no #slots */
-	arm_l1(&c, 8, 1000, 0, 0, 0, 0, 0);
-	td_compute(TD_ARM, &c, &r);
-	check_not_measurable(&r);
-	arm_l1(&c, 8, 124, 400, 160, 240, 240, 300);
-	td_compute(TD_ARM, &c, &r);
-	check_not_measurable(&r);
-	arm_l1(&c, 0, 1000, 4000, 1600, 2400, 2400, 3000);
-	td_compute(TD_ARM, &c, &r);
-	check_not_measurable(&r);
+	{ "nothing counted", .width = 8, .in = { ARM_L1(1000, 0, 0, 0, 0, 0) } },
+	{ "too few slots", .width = 8, .in = { ARM_L1(124, 400, 160, 240, 240, 300) } },
+	{ "no #slots", .width = 0, .in = { ARM_L1(1000, 4000, 1600, 2400, 2400, 3000) } },
+};
+
+TEST(topdown_arm)
+{
+	check_cases(TD_ARM, arm_cases, N(arm_cases));
 }

@@ -87,6 +87,13 @@ TEST(read_whole_file_grows_and_bounds)
 	free(b);
 	CHECK_INT(read_whole_file(path, sizeof(big) - 1, &b, &len), -EFBIG);
 	unlink(path);
+	/* exactly max bytes where max + 1 is the first capacity */
+	write_tmp(path, big, 64 * 1024 - 1);
+	CHECK_INT(read_whole_file(path, 64 * 1024 - 1, &b, &len), 0);
+	CHECK_INT(len, 64 * 1024 - 1);
+	free(b);
+	CHECK_INT(read_whole_file(path, 64 * 1024 - 2, &b, &len), -EFBIG);
+	unlink(path);
 	write_tmp(path, "", 0);
 	CHECK_INT(read_whole_file(path, 10, &b, &len), 0);
 	CHECK_INT(len, 0);

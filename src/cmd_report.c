@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tdtop report: a recording replayed through the same rows, TopDown math
+ * and outputs as live mode, or browsed in the interactive view; and
+ * --diff, two recordings compared per command name or cgroup.
+ */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "commands.h"
 #include "record/diff.h"
 #include "record/recmeta.h"
 #include "record/record.h"
-#include "report.h"
 #include "tui/tui.h"
+#include "util/errmsg.h"
 
 struct replay {
 	struct rec_header h;
@@ -17,7 +25,7 @@ struct replay {
 	char warning[256];	/* e.g. a truncated last interval */
 };
 
-static int replay_open(struct replay *r, const char *path, const struct options *o, char *err,
+static int replay__open(struct replay *r, const char *path, const struct options *o, char *err,
 		       size_t errlen)
 {
 	int max_level;
@@ -35,77 +43,70 @@ static int replay_open(struct replay *r, const char *path, const struct options 
 		rec_reader__cgroup_tree(r->rd, &r->tree);
 		r->view.cg = &r->tree;
 	} else if (o->by == BY_CGROUP) {
-		snprintf(err, errlen, "the recording has no cgroups (record with --by cgroup)");
-		return -1;
+		return errmsg(err, errlen, -EINVAL,
+			      "the recording has no cgroups (record with --by cgroup)");
 	}
 	r->view.pids = o->pids;
 	r->view.nr_pids = o->nr_pids;
 	r->view.top = o->top;
 	r->view.sort.kind = SORT_CPU;
-	if (o->sort && sort_key__parse(o->sort, r->pipe.names, r->pipe.nr_events, &r->view.sort)) {
-		snprintf(err, errlen, "unknown sort key '%s' for this recording", o->sort);
-		return -1;
-	}
+	if (o->sort && sort_key__parse(o->sort, r->pipe.names, r->pipe.nr_events, &r->view.sort))
+		return errmsg(err, errlen, -EINVAL, "unknown sort key '%s' for this recording",
+			      o->sort);
 	return 0;
 }
 
-static void replay_close(struct replay *r)
+static void replay__close(struct replay *r)
 {
 	rec_reader__close(r->rd);
 	r->rd = NULL;
 }
 
 /* 1 with a sample, 0 at the end (a warning kept), -1 on malformed input. */
-static int replay_next(struct replay *r, struct sample *s, char *err, size_t errlen)
+static int replay__next(struct replay *r, struct sample *s, char *err, size_t errlen)
 {
 	int ret = rec_reader__next(r->rd, s, r->warning, sizeof(r->warning));
 
-	if (ret < 0)
-		snprintf(err, errlen, "%s", r->warning);
-	return ret;
+	return ret < 0 ? errmsg(err, errlen, ret, "%s", r->warning) : ret;
 }
 
-static int replay_batch(struct replay *r, const struct options *o, char *err, size_t errlen)
+/* Every interval to stdout, as batch mode prints it. 0 or -errno. */
+static int replay__print(struct replay *r, const struct options *o, char *err, size_t errlen)
 {
 	struct output *out = output__new(o->format, stdout);
 	struct sample s = {};
-	int ret = EXIT_OK;
+	int ret;
 
-	if (!out) {
-		snprintf(err, errlen, "out of memory");
-		return EXIT_RUNTIME;
-	}
-	for (;;) {
+	if (!out)
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
+	while ((ret = replay__next(r, &s, err, errlen)) > 0) {
 		struct interval iv;
-		int n = replay_next(r, &s, err, errlen);
+		int gone;
 
-		if (n <= 0) {
-			ret = n < 0 ? EXIT_RUNTIME : EXIT_OK;
-			break;
-		}
 		if (pipeline__build(&r->pipe, &s, &r->view, r->level, &iv)) {
-			snprintf(err, errlen, "out of memory");
-			ret = EXIT_RUNTIME;
+			ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
-		n = output__interval(out, &iv);
+		gone = output__interval(out, &iv);
 		interval__free_rows(&iv);
-		if (n)
-			break;	/* the reader of our output went away */
+		if (gone) {
+			ret = 0;	/* the reader of our output went away: done */
+			break;
+		}
 	}
 	sample__free(&s);
 	output__free(out);
 	return ret;
 }
 
-static int tui_fetch(void *arg, struct sample *out, char *err, size_t errlen)
+static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 {
-	int n = replay_next(arg, out, err, errlen);
+	int n = replay__next(arg, out, err, errlen);
 
 	return n < 0 ? TUI_FETCH_ERROR : n == 0 ? TUI_FETCH_END : TUI_FETCH_OK;
 }
 
-static int tui_build(void *arg, const struct sample *s, const struct view *v, int level,
+static int screen_build(void *arg, const struct sample *s, const struct view *v, int level,
 		     struct interval *iv)
 {
 	struct replay *r = arg;
@@ -113,9 +114,9 @@ static int tui_build(void *arg, const struct sample *s, const struct view *v, in
 	return pipeline__build(&r->pipe, s, v, level, iv) ? -1 : 0;
 }
 
-static int replay_tui(struct replay *r, const struct options *o, char *err, size_t errlen)
+static int replay__show(struct replay *r, const struct options *o, char *err, size_t errlen)
 {
-	struct tui_source src = { .fetch = tui_fetch, .build = tui_build, .arg = r };
+	struct tui_source src = { .fetch = screen_fetch, .build = screen_build, .arg = r };
 	char title[sizeof(r->h.cpu_model) + 64];
 	struct tui_opts t = {
 		.delay_s = o->delay_s,
@@ -134,7 +135,7 @@ static int replay_tui(struct replay *r, const struct options *o, char *err, size
 	};
 
 	snprintf(title, sizeof(title), "recording: %s, %s", r->h.cpu_model, r->pipe.method);
-	return tui_run(&src, &t, err, errlen);
+	return tui_run(&src, &t, err, errlen) ? -1 : 0;
 }
 
 /* What a diff compares across runs: PIDs differ, command names do not. */
@@ -151,21 +152,21 @@ static int diff_side(struct diff_table *t, int which, const char *path,
 	struct replay r;
 	int ret = -1;
 
-	if (replay_open(&r, path, o, err, errlen))
+	if (replay__open(&r, path, o, err, errlen))
 		goto out;
 	r.view.top = 0;
 	if (r.view.by == BY_THREAD)
 		r.view.by = BY_PROCESS;
 	for (;;) {
 		struct interval iv;
-		int n = replay_next(&r, &s, err, errlen);
+		int n = replay__next(&r, &s, err, errlen);
 
 		if (n <= 0) {
 			ret = n;
 			break;
 		}
 		if (aggregate(&s, &r.view, r.pipe.nr_events, r.pipe.names, &iv)) {
-			snprintf(err, errlen, "out of memory");
+			ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
 		for (size_t i = 0; i < iv.nr_rows; i++)
@@ -173,7 +174,7 @@ static int diff_side(struct diff_table *t, int which, const char *path,
 				n = -1;
 		interval__free_rows(&iv);
 		if (n < 0) {
-			snprintf(err, errlen, "out of memory");
+			ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
 	}
@@ -190,7 +191,7 @@ out:
 		snprintf(msg, sizeof(msg), "%s: %s", path, err);
 		snprintf(err, errlen, "%s", msg);
 	}
-	replay_close(&r);
+	replay__close(&r);
 	sample__free(&s);
 	return ret;
 }
@@ -198,31 +199,38 @@ out:
 static int report_diff(const struct options *o, char *err, size_t errlen)
 {
 	struct diff_table t = {};
-	int ret = EXIT_RUNTIME;
+	int ret;
 
-	if (!diff_side(&t, 0, o->files[0], o, err, errlen) &&
-	    !diff_side(&t, 1, o->files[1], o, err, errlen)) {
+	ret = diff_side(&t, 0, o->files[0], o, err, errlen);
+	if (!ret)
+		ret = diff_side(&t, 1, o->files[1], o, err, errlen);
+	if (!ret)
 		diff_table__print(&t, o->format, o->level, stdout);
-		ret = EXIT_OK;
-	}
 	diff_table__free(&t);
 	return ret;
 }
 
-int report_run(const struct options *o, bool interactive, char *err, size_t errlen)
+static int report_replay(const struct options *o, char *err, size_t errlen)
 {
 	struct replay r;
 	int ret;
 
-	if (o->diff)
-		return report_diff(o, err, errlen);
-	if (replay_open(&r, o->files[0], o, err, errlen)) {
-		replay_close(&r);
-		return EXIT_RUNTIME;
-	}
-	ret = interactive ? replay_tui(&r, o, err, errlen) : replay_batch(&r, o, err, errlen);
-	if (r.warning[0] && ret == EXIT_OK)
+	ret = replay__open(&r, o->files[0], o, err, errlen);
+	if (!ret)
+		ret = options_interactive(o) ? replay__show(&r, o, err, errlen)
+					     : replay__print(&r, o, err, errlen);
+	if (!ret && r.warning[0])
 		fprintf(stderr, "tdtop: %s: %s\n", o->files[0], r.warning);
-	replay_close(&r);
+	replay__close(&r);
 	return ret;
+}
+
+/* Every failure of a report is a runtime one: the command line was read. */
+int cmd_report(const struct options *o, const char *sysfs, char *err, size_t errlen)
+{
+	/* a closed pipe shows up as a write error: ends the report quietly */
+	signal(SIGPIPE, SIG_IGN);
+	if (o->diff ? report_diff(o, err, errlen) : report_replay(o, err, errlen))
+		return EXIT_RUNTIME;
+	return EXIT_OK;
 }

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* tdtop on a terminal: the live session shown in the interactive view. */
+#include "commands.h"
+#include "startup.h"
+#include "tui/tui.h"
+
+static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
+{
+	struct session *s = arg;
+	int ret;
+
+	/* the interval shown last was the last report of removed cgroups */
+	session__drop_gone_cgroups(s);
+	ret = live__next(&s->live, out, err, errlen);
+
+	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
+}
+
+static int screen_build(void *arg, const struct sample *sm, const struct view *v, int level,
+		      struct interval *iv)
+{
+	struct session *s = arg;
+
+	return pipeline__build(&s->st.pipe, sm, v, level, iv) ? -1 : 0;
+}
+
+static double screen_self_cost(void *arg, double *bpf_ns)
+{
+	struct session *s = arg;
+
+	*bpf_ns = s->live.bpf_ns_per_switch;
+	return s->live.self_cpu_pct;
+}
+
+/* The notice is in the screen's header, not on stderr. */
+static int screen_show(struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	const struct startup *st = &s->st;
+	struct tui_source src = {
+		.fetch = screen_fetch,
+		.build = screen_build,
+		.self_cost = screen_self_cost,
+		.arg = s,
+		.live = true,
+	};
+	struct tui_opts t = {
+		.delay_s = o->delay_s,
+		.iterations = o->iterations,
+		.view = s->view,
+		.level = st->level,
+		.level2_available = st->pipe.topdown && st->level >= 2,
+		.level2_why = st->pipe.topdown && st->disc.cfg.max_level < 2
+				      ? "this CPU has no TopDown level 2"
+				      : "start tdtop with --level 2",
+		/* the kernel charges per cgroup only when asked at start: view.cg is its tree */
+		.cgroups_available = s->cg.on,
+		.title = st->title,
+		.names = st->pipe.names,
+		.nr_events = st->pipe.nr_events,
+		.topdown = st->pipe.topdown,
+		.color = true,
+	};
+
+	session_drop_privileges(o->verbose);
+	return tui_run(&src, &t, err, errlen) ? EXIT_RUNTIME : EXIT_OK;
+}
+
+int cmd_tui(const struct options *o, const char *sysfs, char *err, size_t errlen)
+{
+	struct session s;
+	int ret;
+
+	ret = session__open(&s, o, sysfs, err, errlen);
+	if (!ret)
+		ret = session__start(&s, o, sysfs, err, errlen);
+	if (!ret)
+		ret = screen_show(&s, o, err, errlen);
+	session__close(&s);
+	return ret;
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Builds and removes the scratch trees the unit tests read as sysfs or cgroupfs. */
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fixture.h"
+#include "test.h"
+
+char *fixture_new(const char *name)
+{
+	char *root;
+
+	if (asprintf(&root, "/tmp/tdtop-%s-XXXXXX", name) < 0) {
+		test_fail(__FILE__, __LINE__, "out of memory");
+		return NULL;
+	}
+	if (!mkdtemp(root)) {
+		test_fail(__FILE__, __LINE__, "mkdtemp %s: %s", root, strerror(errno));
+		free(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* <root>/<rel> into *path*; false (and a failure) when it does not fit. */
+static bool fixture_path(char *path, const char *root, const char *rel)
+{
+	int n;
+
+	while (*rel == '/')
+		rel++;
+	n = snprintf(path, PATH_MAX, "%s/%s", root, rel);
+	if (n < 0 || n >= PATH_MAX) {
+		test_fail(__FILE__, __LINE__, "path under %s is too long", root);
+		return false;
+	}
+	return true;
+}
+
+/* Make every directory of *path* from the one after *root* on, up to the last '/'. */
+static void make_parents(char *path, const char *root)
+{
+	for (char *p = path + strlen(root) + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			test_fail(__FILE__, __LINE__, "mkdir %s: %s", path, strerror(errno));
+		*p = '/';
+	}
+}
+
+void fixture_put_len(const char *root, const char *rel, const void *data, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (!root || !fixture_path(path, root, rel))
+		return;
+	make_parents(path, root);
+	f = fopen(path, "w");
+	if (!f) {
+		test_fail(__FILE__, __LINE__, "cannot create %s: %s", path, strerror(errno));
+		return;
+	}
+	if (fwrite(data, 1, len, f) != len)
+		test_fail(__FILE__, __LINE__, "cannot write %s", path);
+	fclose(f);
+}
+
+void fixture_put(const char *root, const char *rel, const char *data)
+{
+	fixture_put_len(root, rel, data, strlen(data));
+}
+
+void fixture_put_files(const char *root, const char *dir, const struct fixture_file *files)
+{
+	char rel[PATH_MAX];
+
+	size_t n = strlen(dir);
+	const char *sep = n && dir[n - 1] == '/' ? "" : "/";
+
+	for (; files->rel; files++) {
+		snprintf(rel, sizeof(rel), "%s%s%s", dir, sep, files->rel);
+		fixture_put(root, rel, files->data);
+	}
+}
+
+void fixture_mkdir(const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	size_t n;
+
+	if (!root || !fixture_path(path, root, rel))
+		return;
+	n = strlen(path);
+	if (n + 1 < sizeof(path) && path[n - 1] != '/')
+		strcat(path, "/");
+	make_parents(path, root);
+}
+
+void fixture_link(const char *root, const char *rel, const char *target)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	if (!root || !fixture_path(path, root, rel))
+		return;
+	make_parents(path, root);
+	if (!realpath(target, real) || symlink(real, path))
+		test_fail(__FILE__, __LINE__, "cannot link %s to %s: %s", path, target,
+			  strerror(errno));
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+void fixture_remove(char *root)
+{
+	if (!root)
+		return;
+	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(root);
+}
