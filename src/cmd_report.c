@@ -132,6 +132,7 @@ static int replay__show(struct replay *r, const struct options *o, char *err, si
 		.nr_events = r->pipe.nr_events,
 		.topdown = r->pipe.topdown,
 		.color = true,
+		.cmdline = cmd_tui_overrides(o),
 	};
 
 	snprintf(title, sizeof(title), "recording: %s, %s", r->h.cpu_model, r->pipe.method);

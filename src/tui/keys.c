@@ -69,7 +69,8 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 	if (st->by == BY_CGROUP && st->sort.kind == SORT_PID)
 		st->sort = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
 	st->reverse = o->reverse;
-	st->tree = o->tree;
+	/* -H asks for threads, flat */
+	st->tree = o->tree && o->view.by != BY_THREAD;
 	st->hidden = o->hidden & TUI_HIDE_ALL;
 	st->top = o->view.top;
 	st->level = o->level == 2 && o->level2_available ? 2 : 1;
