@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """The interactive view as a user meets it: tdtop in a tmux pane of fixed
 size, driven by keys and read back with capture-pane. Checks the header and
-rows, sorting, the PID and name filters, help, resize, colours, and that
-every way out (q, SIGTERM) gives back a sane terminal at once."""
+rows, sorting, the PID and name filters, help, resize, colours, htop's
+function keys, narrow terminals, TERM=dumb, the saved settings, and that
+every way out (q, SIGTERM) gives back a sane terminal at once. Each pane
+has its own XDG_CONFIG_HOME: no test reads or writes the user's settings."""
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -22,13 +25,17 @@ BURN_NAME = "tduiburn"
 class Pane:
     """A shell in a detached tmux session on a private server."""
 
-    def __init__(self, width=120, height=40, env=None):
+    def __init__(self, width=120, height=40, env=None, config=None):
         require_root()
         if not TMUX:
             raise SkipTest("needs tmux")
         self.socket = f"tdtop-test-{os.getpid()}-{time.monotonic_ns()}"
         self.name = "tui"
-        shell_env = ["env", f"PS1={PROMPT}"] + [f"{k}={v}" for k, v in (env or {}).items()]
+        # the settings file of this pane only; a caller's directory outlives the pane
+        self.own_config = config is None
+        self.config = config or tempfile.mkdtemp(prefix="tdtop-tui-cfg-")
+        env = {"XDG_CONFIG_HOME": self.config, **(env or {})}
+        shell_env = ["env", f"PS1={PROMPT}"] + [f"{k}={v}" for k, v in env.items()]
         self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
                    *shell_env, "bash", "--norc", "--noprofile")
         try:
@@ -43,6 +50,8 @@ class Pane:
 
     def __exit__(self, *exc):
         subprocess.run([TMUX, "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+        if self.own_config:
+            shutil.rmtree(self.config, ignore_errors=True)
 
     def _tmux(self, *args):
         res = subprocess.run([TMUX, "-L", self.socket, *args], capture_output=True, timeout=10)
@@ -99,6 +108,17 @@ def children(pid):
     return out
 
 
+def table_rows(lines):
+    """The lines below the column titles down to the key bar."""
+    rows = []
+    for line in lines:
+        if line.startswith("F1Help"):
+            break
+        if line.strip():
+            rows.append(line)
+    return rows
+
+
 class Table:
     """The column titles and data rows of the main screen."""
 
@@ -108,7 +128,7 @@ class Table:
         for i, line in enumerate(screen):
             if line.split()[:1] == ["PID"] and "COMM" in line.split():
                 self.header = line
-                self.rows = [r for r in screen[i + 1:] if r.strip()]
+                self.rows = table_rows(screen[i + 1:])
                 break
 
     def _end(self, title):
@@ -366,7 +386,7 @@ class CgTable:
         for i, line in enumerate(screen):
             if line.split()[:2] == ["CGROUP", "TASKS"]:
                 self.header = line
-                self.rows = [r for r in screen[i + 1:] if r.strip()]
+                self.rows = table_rows(screen[i + 1:])
                 break
 
     def names(self):
@@ -412,7 +432,15 @@ def test_tui_cgroup_view():
                           f"{burn} at about 100% CPU")
         assert t.row(cg.rel())[2] >= t.row(burn)[2] - 0.1, t.rows    # the parent sums it
 
-        # by name the tree shows: the child right after its parent, indented
+        # F5: the tree, each child right after its parent, indented
+        pane.keys("F5")
+        t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "cgroups as a tree")
+                                   and t.row(burn) and t.row(cg.rel())), 5, "cgroup tree")
+        top, child = t.row(cg.rel()), t.row(burn)
+        assert child[0] == top[0] + 1 and child[1] == top[1] + 2, t.rows
+        pane.keys("F5")
+        pane.wait_for(lambda s: status_line(s, "cgroups sorted, with full paths"), 5, "flat")
+        # flat and sorted by name: full paths in path order, none indented
         for _ in range(20):
             if status_line(pane.screen(), "sort name "):
                 break
@@ -420,8 +448,9 @@ def test_tui_cgroup_view():
             time.sleep(0.2)
         t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "sort name ")
                                    and t.row(burn)), 5, "sort by name")
-        top, child = t.row(cg.rel()), t.row(burn)
-        assert top and child[0] == top[0] + 1 and child[1] == top[1] + 2, t.rows
+        names = [n for n in t.names()]
+        assert names == sorted(names) and all(n == n.lstrip() for n in names), t.rows
+        assert t.row(burn)[0] == t.row(cg.rel())[0] + 1, t.rows
 
         # the name filter matches the path
         pane.keys("/")
@@ -470,3 +499,242 @@ def test_tui_cgroup_key_needs_cgroup_mode():
         assert table_ready(pane.screen()), "\n".join(pane.screen())
         pane.keys("q")
         pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+
+
+def test_tui_empty_cgroup_view():
+    """A cgroup none of whose tasks ran: no column titles, and a line that says so."""
+    require_root()
+    with TestCgroup() as cg, Pane() as pane:
+        cmd = " ".join(shlex.quote(a) for a in
+                       [TDTOP, "--by", "cgroup", "-c", cg.rel("burn"), "-d", "0.5"])
+        pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+        pane.wait_for(lambda s: status_line(s, "no cgroups charged yet"), 15, "empty view")
+        screen = pane.screen()
+        assert Table(screen).header is None and CgTable(screen).header is None, \
+            "\n".join(screen)
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+
+
+# ---- htop's keys ----
+
+def keybar(screen):
+    return any(line.startswith("F1Help") for line in screen)
+
+
+def test_tui_function_keys():
+    """F1 help, F3 search, F4 filter and Esc, F5 tree, F6 sort menu, I, P, M, u,
+    F9 with its confirmation (n keeps the process, y sends SIGTERM), F10 quit."""
+    require_root()
+    with Workload("burn", 60000, name=BURN_NAME, now=True) as wl, Pane() as pane:
+        wl.ready()
+        start(pane)
+        assert keybar(pane.screen()), "\n".join(pane.screen())
+        pane.keys("F1")
+        pane.wait_for(lambda s: status_line(s, "Press any key to return"), 5, "help")
+        pane.keys("x")
+        pane.wait_for(table_ready, 5, "table after help")
+
+        # F6: the sort menu; Home is pid
+        pane.keys("F6")
+        pane.wait_for(lambda s: status_line(s, "Sort by") and status_line(s, "Enter"), 5,
+                      "sort menu")
+        pane.keys("Home", "Enter")
+        t = pane.wait_for(lambda s: status_line(s, "sort pid ") and table_ready(s), 5,
+                          "sort by pid")
+        # I: the other way round
+        pane.keys("I")
+        pane.keys("Down")   # the message goes, the status line shows the order
+        t = pane.wait_for(lambda s: status_line(s, "sort pid reversed") and
+                          (x := table_ready(s)) and len(x.rows) > 1 and x, 5, "reversed")
+        assert t.pids() == sorted(t.pids(), reverse=True), t.pids()
+        pane.keys("P")
+        pane.wait_for(lambda s: status_line(s, "sort cpu"), 5, "P sorts by CPU")
+        pane.keys("M")
+        pane.wait_for(lambda s: status_line(s, "no memory column"), 5, "M says why not")
+
+        # F4 filters by name, Esc clears it
+        pane.keys("F4")
+        pane.wait_for(lambda s: status_line(s, "Show commands containing"), 5, "filter prompt")
+        pane.text(BURN_NAME)
+        pane.keys("Enter")
+        t = pane.wait_for(lambda s: status_line(s, f"comm '{BURN_NAME}'") and table_ready(s),
+                          5, "filtered")
+        assert t.pids() == [wl.pid], t.rows
+        pane.keys("Escape")
+        pane.wait_for(lambda s: status_line(s, "filter cleared") and
+                      (x := Table(s)).rows and len(x.rows) > 1, 5, "filter cleared")
+
+        # F5: processes with their threads
+        pane.keys("F5")
+        t = pane.wait_for(lambda s: status_line(s, "processes with their threads") and
+                          (x := table_ready(s)) and "TID" in x.header.split() and x, 5, "tree")
+        pane.keys("F5")
+        pane.wait_for(lambda s: (x := table_ready(s)) and "TID" not in x.header.split(), 5,
+                      "flat again")
+
+        # u: one user's processes
+        pane.keys("u")
+        pane.wait_for(lambda s: status_line(s, "Show the tasks of") and
+                      status_line(s, "all users") and status_line(s, "root"), 5, "user menu")
+        # the first user after "all users", whoever it is
+        pane.keys("Down", "Enter")
+        t = pane.wait_for(lambda s: status_line(s, "user ") and table_ready(s), 5, "user filter")
+        user = t.header.split().index("USER")
+        assert all(r.split()[user] == t.rows[0].split()[user] for r in t.rows), t.rows
+        pane.keys("Escape")
+        pane.wait_for(lambda s: status_line(s, "filter cleared"), 5, "user filter cleared")
+
+        # F3 jumps to the burner; F9 names it before anything is sent
+        pane.keys("F3")
+        pane.wait_for(lambda s: status_line(s, "Search:"), 5, "search prompt")
+        pane.text(BURN_NAME)
+        pane.keys("Enter", "F9")
+        pane.wait_for(lambda s: status_line(s, f"Send a signal to PID {wl.pid} ({BURN_NAME})"),
+                      5, "signal menu for the burner")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: status_line(
+            s, f"Send SIGTERM to PID {wl.pid} '{BURN_NAME}'? y sends"), 5, "confirmation")
+        pane.keys("n")
+        pane.wait_for(lambda s: status_line(s, "SIGTERM not sent"), 5, "cancelled")
+        assert wl.proc.poll() is None, "the burner got a signal"
+        pane.keys("F9", "Enter")
+        pane.wait_for(lambda s: status_line(s, "y sends"), 5, "confirmation")
+        pane.keys("y")
+        pane.wait_for(lambda s: status_line(s, f"SIGTERM sent to PID {wl.pid}"), 5, "sent")
+        assert wl.proc.wait(5) == -signal.SIGTERM
+        pane.keys("F10")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+
+
+def replay(pane, *args):
+    """The basic recording, replayed to its end: the same interval at every width."""
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                           "recordings", "basic.jsonl")
+    cmd = " ".join(shlex.quote(a) for a in [TDTOP, "report", "-d", "0.01", *args, fixture])
+    pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+    return pane.wait_for(lambda s: status_line(s, "END") and table_ready(s), 15, "replay end")
+
+
+def fields(line):
+    """A header line's fields: what two spaces separate."""
+    return [f for f in re.split(r"  +", line.strip()) if f]
+
+
+def test_tui_narrow_layout():
+    """At 60 columns every header field and every column is whole: each is
+    one the wide screen shows too, for the same interval; the key bar goes
+    on a tiny terminal, and Right shows the columns left out."""
+    require_root()
+    with Pane(200, 30) as wide_pane:
+        wide = replay(wide_pane)
+        wide_screen = wide_pane.screen()
+    with Pane(60, 24) as pane:
+        t = replay(pane)
+        screen = pane.screen()
+        assert all(len(line) <= 60 for line in screen), "\n".join(screen)
+        for prefix in ("interval ", "Totals"):
+            narrow = next(line for line in screen if line.startswith(prefix))
+            full = next(line for line in wide_screen if line.startswith(prefix))
+            assert set(fields(narrow)) <= set(fields(full)), (narrow, full)
+        titles = t.header.split()
+        assert titles[:2] == ["PID", "COMM"] and set(titles) <= set(wide.header.split()), \
+            (t.header, wide.header)
+        assert len(titles) < len(wide.header.split())
+        # each row's cells are the wide row's, none cut
+        for row in t.rows:
+            pid = row.split()[0]
+            full = next(r for r in wide.rows if r.split()[0] == pid)
+            cells = row[t.header.index("CPU%") - 1:].split()
+            assert set(cells) <= set(full.split()), (row, full)
+        assert keybar(screen), "\n".join(screen)
+        # Right: the columns left out come into view, whole
+        pane.keys("Right", "Right", "Right")
+        t = pane.wait_for(lambda s: status_line(s, "scrolled (Left)") and table_ready(s), 5,
+                          "scrolled")
+        assert "page-faults" in t.header.split() or "cpu-clock/s" in t.header.split(), t.header
+        assert set(t.header.split()) <= set(wide.header.split()), t.header
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+    with Pane(38, 9) as tiny:
+        replay(tiny)
+        assert not keybar(tiny.screen()), "\n".join(tiny.screen())
+        tiny.keys("q")
+        tiny.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+
+
+def test_tui_term_dumb_plain_text():
+    """TERM=dumb: no cursor addressing, so each screen is printed as text
+    lines after a note; keys come from the lines typed, q and Enter quits."""
+    require_root()
+    with Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
+            Pane(100, 40, env={"TERM": "dumb"}) as pane:
+        wl.ready()
+        # one row and a long delay: the note stays on screen
+        cmd = " ".join(shlex.quote(a) for a in [TDTOP, "-d", "5", "-p", str(wl.pid)])
+        pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+        pane.wait_for(lambda s: status_line(s, "TERM=dumb cannot place the cursor: plain text")
+                      and (x := Table(s)).rows and x.pids() == [wl.pid], 15, "plain screen")
+        screen = pane.screen(escapes=True)
+        assert not any("\x1b" in line for line in screen), screen
+        assert not keybar(screen), "\n".join(screen)
+        # a command typed as a line: the name filter, shown at once
+        pane.line(f"/{BURN_NAME}")
+        pane.wait_for(lambda s: status_line(s, f"comm '{BURN_NAME}'"), 5, "filter from a line")
+        pane.line("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        assert_sane_terminal(pane)
+
+
+def rc_file(config):
+    return os.path.join(config, "tdtop", "tdtoprc")
+
+
+def test_tui_settings_round_trip():
+    """What was changed on screen (order, tree) is saved on quit and shown at
+    the next start; an option given on the command line is not saved and
+    wins over the file; a damaged file is ignored with one line on stderr
+    and left as it is."""
+    require_root()
+    config = tempfile.mkdtemp(prefix="tdtop-tui-rc-")
+    try:
+        with Pane(config=config) as pane:
+            start(pane, "-s", "pid")
+            pane.keys("I", "F5")
+            pane.wait_for(lambda s: status_line(s, "processes with their threads"), 5, "tree")
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        with open(rc_file(config)) as f:
+            text = f.read()
+        assert "reverse=1\n" in text and "tree=1\n" in text, text
+        # -s and -d came from the command line and nobody changed them
+        assert "sort=" not in text and "delay=" not in text, text
+        with Pane(config=config) as pane:
+            pane.line(f"clear; {shlex.quote(TDTOP)}; echo TDTOP-EXIT=$?")
+            pane.wait_for(lambda s: status_line(s, "sort cpu reversed  process tree  delay 1s")
+                          and table_ready(s), 15, "settings restored")
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        # the command line wins: -d, and -H has no tree
+        with open(rc_file(config), "a") as f:
+            f.write("delay=3\n")
+        with Pane(config=config) as pane:
+            start(pane, "-H")
+            pane.wait_for(lambda s: status_line(s, "sort cpu reversed  threads") and
+                          status_line(s, "delay 0.5s"), 5, "options override")
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), 5, "exit")
+        # damaged: ignored whole, said once the screen is closed, not rewritten
+        with open(rc_file(config), "w") as f:
+            f.write("reverse=1\nlevel=9\n")
+        with Pane(config=config) as pane:
+            start(pane)
+            assert status_line(pane.screen(), "sort cpu  processes"), "\n".join(pane.screen())
+            pane.keys("I", "q")
+            screen = pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0") and s, 5, "exit")
+            said = [line for line in screen if "settings ignored" in line]
+            assert len(said) == 1 and "level wants 1 or 2" in "".join(screen), "\n".join(screen)
+        with open(rc_file(config)) as f:
+            assert f.read() == "reverse=1\nlevel=9\n"
+    finally:
+        shutil.rmtree(config, ignore_errors=True)
