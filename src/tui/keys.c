@@ -92,6 +92,7 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 	st->list.page = 1;
 	st->detail.page = 1;
 	st->menu_list.page = 1;
+	st->help.page = 1;
 	return 0;
 }
 
@@ -400,6 +401,7 @@ static unsigned int toggle_cgroups(struct tui_state *st)
 /* Help over whatever is open; any key goes back there. */
 static unsigned int open_help(struct tui_state *st)
 {
+	st->help.cursor = st->help.first = 0;
 	st->back = st->mode;
 	st->mode = TUI_MODE_HELP;
 	return TUI_REDRAW;
@@ -668,6 +670,9 @@ unsigned int tui_state__key(struct tui_state *st, int key)
 		st->msg[0] = '\0';
 	switch (st->mode) {
 	case TUI_MODE_HELP:
+		/* the arrows scroll a help longer than the screen, any other key closes it */
+		if (key != KEY_LEFT && key != KEY_RIGHT && tui_list__key(&st->help, key))
+			return TUI_REDRAW;
 		st->mode = st->back;
 		return TUI_REDRAW;
 	case TUI_MODE_PROMPT:

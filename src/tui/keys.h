@@ -151,6 +151,9 @@ struct tui_state {
 	/* the detail view of one process */
 	int detail_pid;
 	struct tui_list detail;
+
+	/* the help, scrolled by the drawing's page: the cursor is its first line */
+	struct tui_list help;
 };
 
 /*

@@ -254,48 +254,53 @@ static void draw_main(struct tui *t)
 static const char *const help_lines[] = {
 	"tdtop: TopDown and counter breakdown of every task",
 	"",
-	"  q F10        quit (the settings are saved; see below)",
-	"  h ?  F1      this help (any key closes it)",
+	"  q F10      quit (the settings are saved, see below)",
+	"  h ? F1     this help: Up, Down, PgUp, PgDn scroll it, any other key closes it",
 	"  Up Down PgUp PgDn Home End   move the selection",
-	"  Left Right   scroll the columns a narrow terminal leaves out",
-	"  F6 o         sort by a column picked from a list; < > the previous/next one",
-	"  I            the other order;  P by CPU (again: the other order)",
-	"  F3 s         search: jump to a command (cgroups: a path) as you type, F3 the next",
-	"  F4 / \\       show only commands (cgroups: paths) containing a text (empty: all)",
-	"  u            show only one user's processes;  p only these PIDs (empty: all)",
-	"  Esc          clear the name and user filters; in a cgroup's processes: back",
-	"  F5 T         tree: processes with their threads, cgroups below their parents",
-	"  t H          threads instead of processes, and back (a flat list)",
-	"  c            cgroups, and back (when tdtop charges per cgroup: --by cgroup, -c)",
-	"  F2 S         columns: turn USER, CPU%, IPC, the bar, counts, rates on and off",
-	"  F9 k         send a signal to the selected process (asks first, SIGTERM first)",
-	"  d            set the delay between intervals",
-	"  space        pause: the screen freezes, collecting goes on; resume shows the newest",
-	"  n            recordings: show the next interval (pauses)",
-	"  1 2          TopDown level 1 or 2 (when the CPU has level 2)",
-	"  Enter        threads and level-2 breakdown of the selected process;",
-	"               on a cgroup: its processes (Esc goes back to the cgroups)",
+	"  Left Right scroll the columns a narrow terminal leaves out",
+	"  o F6       sort by a column picked from a list;  < >  the previous/next one",
+	"  I          the other order;  P by CPU (again: the other order)",
+	"  s F3       search a command (cgroups: a path) as you type; F3 the next one",
+	"  / \\ F4     show only commands (cgroups: paths) containing a text",
+	"  u          show only one user's processes;  p only these PIDs",
+	"  Esc        clear the name and user filters; in a cgroup's processes: back",
+	"  T F5       tree: processes with their threads, cgroups below their parents",
+	"  t H        threads instead of processes, and back (a flat list)",
+	"  c          cgroups, and back (when tdtop charges per cgroup: --by cgroup, -c)",
+	"  S F2       columns: USER, CPU%, IPC, the bar, counts, rates on and off",
+	"  k F9       send a signal to the selected process (asks first; SIGTERM first)",
+	"  d          the delay between intervals",
+	"  space      pause: the screen freezes, collecting goes on",
+	"  n          recordings: show the next interval (pauses)",
+	"  1 2        TopDown level 1 or 2 (when the CPU has level 2)",
+	"  Enter      threads and level-2 breakdown of the selected process;",
+	"             on a cgroup: its processes (Esc goes back to the cgroups)",
 	"",
-	"Columns: CPU% is on-CPU time over the interval (100 = one CPU). TopDown columns are",
-	"the share of issue slots; - when the row has too few slots to be measured.",
+	"CPU% is on-CPU time over the interval (100 = one CPU). TopDown columns are the",
+	"share of issue slots; - when the row has too few slots to be measured.",
 	"Cgroup rows count their descendants too; TASKS: tasks that ran in the interval.",
 	"Bar letters: R Retiring, B Bad Speculation, F Frontend Bound, K Backend Bound.",
 	"Highlighted as perf stat does: Frontend > 20%, Bad Speculation > 10% and",
 	"Backend > 20% in red, Retiring > 70% in green.",
 	"Level 2: Heavy/Light operations, BrMsp branch mispredicts, MClr machine clears,",
 	"FLat/FBw fetch latency/bandwidth, MemB/CoreB memory/core bound.",
-	"Sort, order, columns, level, delay and tree are kept in",
-	"$XDG_CONFIG_HOME/tdtop/tdtoprc (~/.config/tdtop/tdtoprc); options override them.",
+	"Sort key and order, columns, level, delay and tree are kept in",
+	"$XDG_CONFIG_HOME/tdtop/tdtoprc (~/.config/tdtop/tdtoprc); -s, -d, -l override.",
 	"",
 	"Press any key to return.",
 };
 
+#define NR_HELP_LINES (sizeof(help_lines) / sizeof(help_lines[0]))
+
 static void draw_help(struct tui *t)
 {
-	int y = 0;
+	struct tui_list *l = &t->st.help;
 
-	for (size_t i = 0; i < sizeof(help_lines) / sizeof(help_lines[0]) && y < LINES; i++)
-		tui_put(y++, 0, i == 0 ? A_BOLD : A_NORMAL, help_lines[i]);
+	/* the cursor is the first line shown: scrolling moves it by lines and pages */
+	l->nr = NR_HELP_LINES > (size_t)LINES ? NR_HELP_LINES - LINES + 1 : 1;
+	tui_list__set_page(l, LINES > 1 ? (size_t)LINES - 1 : 1);
+	for (size_t i = l->cursor, y = 0; i < NR_HELP_LINES && y < (size_t)LINES; i++, y++)
+		tui_put((int)y, 0, i == 0 ? A_BOLD : A_NORMAL, help_lines[i]);
 }
 
 /* ---- detail view ---- */

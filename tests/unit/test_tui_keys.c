@@ -983,3 +983,26 @@ TEST(tui_left_right_scroll_columns)
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 	CHECK_INT(st.hscroll, 1);
 }
+
+TEST(tui_help_scrolls_with_the_arrows)
+{
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	tui_state__key(&st, KEY_F(1));
+	st.help.nr = 12;	/* what the drawing sets: lines beyond the screen */
+	tui_list__set_page(&st.help, 5);
+	CHECK_INT(tui_state__key(&st, KEY_DOWN), TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_HELP);
+	tui_state__key(&st, KEY_NPAGE);
+	CHECK_INT(st.help.cursor, 6);
+	tui_state__key(&st, KEY_END);
+	CHECK_INT(st.help.cursor, 11);
+	/* another key closes it; opened again it starts at the top */
+	tui_state__key(&st, 'x');
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	tui_state__key(&st, 'h');
+	CHECK_INT(st.help.cursor, 0);
+	tui_state__key(&st, KEY_LEFT);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+}
