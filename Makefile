@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-#   make            build ./tdtop
+#   make            build ./tdtop and its man page (.output/tdtop.8)
+#   make install    install tdtop, tdtop(8), bash and zsh completion and the docs
+#                   under PREFIX (/usr/local), staged under DESTDIR if given;
+#                   make uninstall removes them again
 #   make test       every suite: unit, integration (root, BPF), sanitizer build,
 #                   fuzzing, tools, an older kernel under qemu (SUITES=... to pick)
 #   make test-unit  only the unit tests
@@ -17,6 +20,21 @@ $(error Architecture $(ARCH) is not supported: no vmlinux/$(ARCH)/vmlinux.h)
 endif
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+# Where make install puts things. The binary goes to bin, not sbin: report,
+# --list and --help need no privileges, so users' PATHs should find it, and
+# deploy/ runs /usr/local/bin/tdtop. Measuring needs root, hence tdtop(8).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/tdtop
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+INSTALL ?= install
+MAN := .output/tdtop.8
+# the documentation, with the paths the README links to
+DOC_FILES := README.md LICENSE $(wildcard LICENSES/* docs/*.md docs/screenshots/*) \
+	$(filter-out %/kubernetes,$(wildcard deploy/*)) $(wildcard deploy/kubernetes/*)
 
 ifeq ($(SAN),1)
 OUT := .output/san
@@ -70,11 +88,11 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all clean test test-unit test-integration run helpers bench
+.PHONY: all clean test test-unit test-integration run helpers bench man install uninstall
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(BIN)
+all: $(BIN) man
 
 $(OUT) $(OUT)/unit $(OUT)/helpers:
 	$(Q)mkdir -p $@
@@ -139,6 +157,29 @@ $(OUT)/helpers/member_reads: tests/bpf/member_reads.c $(OUT)/helpers/member_read
 	$(Q)$(CC) $(CFLAGS) -I$(OUT)/helpers $< -lbpf -lelf -o $@
 
 helpers: $(HELPERS) $(OUT)/helpers/member_reads
+
+man: $(MAN)
+
+$(MAN): docs/tdtop.8.in VERSION
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)sed 's/@VERSION@/$(VERSION)/g' $< > $@
+
+install: $(BIN) $(MAN)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)$(INSTALL) -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/tdtop
+	$(Q)$(INSTALL) -D -m 0644 $(MAN) $(DESTDIR)$(MANDIR)/man8/tdtop.8
+	$(Q)$(INSTALL) -D -m 0644 completions/tdtop.bash $(DESTDIR)$(BASHCOMPDIR)/tdtop
+	$(Q)$(INSTALL) -D -m 0644 completions/_tdtop $(DESTDIR)$(ZSHCOMPDIR)/_tdtop
+	$(Q)for f in $(DOC_FILES); do \
+		$(INSTALL) -D -m 0644 "$$f" "$(DESTDIR)$(DOCDIR)/$$f" || exit 1; \
+	done
+
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/tdtop $(DESTDIR)$(MANDIR)/man8/tdtop.8 \
+		$(DESTDIR)$(BASHCOMPDIR)/tdtop $(DESTDIR)$(ZSHCOMPDIR)/_tdtop
+	$(Q)rm -rf $(DESTDIR)$(DOCDIR)
 
 # bench/charge_cost: the switch program's parts, timed in a hot loop
 $(OUT)/bench:

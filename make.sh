@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Installs what tdtop needs from Debian (apt-get, only what is missing) and
-# runs make with the given targets:
-#   sudo ./make.sh run      build and start tdtop (extra options: ARGS="...")
-#   sudo ./make.sh test     build and run the whole test suite
+# runs make with the given targets. As root (a fresh Debian has no sudo), or
+# with sudo in front:
+#   ./make.sh run           build and start tdtop (extra options: ARGS="...")
+#   ./make.sh install       build and install it (PREFIX=..., DESTDIR=...)
+#   ./make.sh test          build and run the whole test suite
 #   ./make.sh deps          only install the packages
 set -eu
 cd "$(dirname "$0")"
@@ -11,7 +13,7 @@ cd "$(dirname "$0")"
 BUILD_PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
 	libjansson-dev libncurses-dev libmicrohttpd-dev pkg-config"
 TEST_PKGS="python3 procps util-linux linux-perf tmux libclang-rt-14-dev valgrind \
-	qemu-system-x86 busybox-static cpio prometheus"
+	qemu-system-x86 busybox-static cpio prometheus groff-base zsh"
 
 missing() {
 	for p in "$@"; do

@@ -96,8 +96,10 @@ static const char usage_cgroup[] =
 
 static const char usage_output[] =
 "  -o, --output FMT       text, json (JSON Lines) or csv (default text)\n"
-"  -s, --sort KEY         cpu (default), pid, comm, a TopDown field (retiring, bad-spec,\n"
-"                         frontend, backend, memory-bound, ..., slots, ipc) or an event\n"
+"  -s, --sort KEY         cpu (default), pid, comm, a TopDown field as JSON names it\n"
+"                         (retiring, bad_speculation, frontend_bound, backend_bound,\n"
+"                         memory_bound, ..., slots, ipc; short forms such as bad-spec\n"
+"                         too) or an event\n"
 "      --top N            at most N rows per interval\n"
 "  -b, --batch            plain text without terminal control\n";
 
@@ -116,11 +118,14 @@ USAGE_HELP
 
 static const char usage_exit[] = "Exit status: 0 success, 1 runtime failure, 2 usage error.\n";
 
-static void usage_measure(FILE *f)
+/* -n for the commands that stop: the exporter serves until it is stopped. */
+static void usage_measure(FILE *f, bool iterations)
 {
+	fputs("  -d, --delay SECS       interval between updates, fractional (default 1)\n", f);
+	if (iterations)
+		fputs("  -n, --iterations N     stop after N intervals (default: until interrupted)\n",
+		      f);
 	fprintf(f,
-"  -d, --delay SECS       interval between updates, fractional (default 1)\n"
-"  -n, --iterations N     stop after N intervals (default: until interrupted)\n"
 "      --max-tasks N      capacity of the kernel task table (default %d); when full,\n"
 "                         charges are counted as dropped, never lost silently\n"
 "      --helper-reads     read every counter through the BPF helper, also those\n"
@@ -151,7 +156,7 @@ void options_usage(FILE *f, enum command cmd)
 		      "  -o, --output FILE      where to write (- for stdout)\n"
 		      "      --duration SECS    stop after this long\n",
 		      f);
-		usage_measure(f);
+		usage_measure(f, true);
 		fputs("\n", f);
 		usage_selection(f);
 		fputs("\n", f);
@@ -183,7 +188,7 @@ void options_usage(FILE *f, enum command cmd)
 		      "Series are per cgroup by default (--by cgroup); --by process gives per-process\n"
 		      "series, --top N keeps the N busiest (cgroups or processes).\n",
 		      f);
-		usage_measure(f);
+		usage_measure(f, false);
 		fputs("\n", f);
 		usage_selection(f);
 		fputs("      --top N            at most N series of rows (the busiest)\n\n", f);
@@ -205,14 +210,14 @@ void options_usage(FILE *f, enum command cmd)
 	      f);
 	usage_selection(f);
 	fputs("\nOutput:\n", f);
-	usage_measure(f);
+	usage_measure(f, true);
 	fputs(usage_output, f);
 	fputs(usage_common, f);
 	fputs(usage_exit, f);
 	fputs("\nExamples:\n"
 	      "  sudo tdtop                              the interactive view\n"
 	      "  sudo tdtop -b -n 5                      five one-second intervals as text\n"
-	      "  sudo tdtop -l 2 -s backend              level 2, most backend-bound first\n"
+	      "  sudo tdtop -l 2 -s backend_bound        level 2, most backend-bound first\n"
 	      "  sudo tdtop -o json -d 0.5 -p 1234       one process, twice a second, JSON Lines\n"
 	      "  sudo tdtop -H -e cpu-clock,cs -s cs     threads sorted by context switches\n"
 	      "  sudo tdtop --by cgroup -c system.slice  services, with their TopDown breakdown\n"

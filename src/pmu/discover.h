@@ -87,6 +87,15 @@ int td_discover(const char *sysfs_root, int want_level, struct td_discovery *d, 
 /* --list: CPU, PMUs, method, every event with its attr, levels, SMT, notes. */
 void td_discovery__print(const struct td_discovery *d, FILE *f);
 
+struct read_plan;
+
+/*
+ * The same as one JSON object (--list -o json), each event with how
+ * *plan* reads it (read_plan__build() of d's events; unused without
+ * TopDown). -1 on ENOMEM or a write error.
+ */
+int td_discovery__print_json(const struct td_discovery *d, const struct read_plan *plan, FILE *f);
+
 /*
  * Why opening the TopDown events failed with *errnum* (a positive errno)
  * on the machine *d* describes, as one sentence for the user, e.g. that a

@@ -14,12 +14,6 @@
 
 #define MSG_LEN 256
 
-struct named_event {
-	const char *name; /* canonical spelling */
-	const char *alias;
-	__u64 config;
-};
-
 /* Sorted by name: --list-events prints them in this order. */
 static const struct named_event sw_events[] = {
 	{ "context-switches", "cs", PERF_COUNT_SW_CONTEXT_SWITCHES },
@@ -45,6 +39,18 @@ static const struct named_event hw_events[] = {
 };
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+const struct named_event *events_software(size_t *n)
+{
+	*n = ARRAY_LEN(sw_events);
+	return sw_events;
+}
+
+const struct named_event *events_hardware(size_t *n)
+{
+	*n = ARRAY_LEN(hw_events);
+	return hw_events;
+}
 
 static void spec_init(struct event_spec *e, const char *name, __u32 type)
 {
@@ -394,17 +400,16 @@ static void print_pmu_events(const char *root, const char *pmu, FILE *out)
 	char **events = pmu_list_events(root, pmu);
 
 	for (char **ev = events; ev && *ev; ev++) {
-		char alias[PMU_ALIAS_LEN], unit[16], name[2 * PMU_NAME_LEN + 4];
-		double scale = 1.0;
+		char name[2 * PMU_NAME_LEN + 4];
+		struct pmu_event_desc d;
 
 		snprintf(name, sizeof(name), "%s/%s/", pmu, *ev);
-		if (pmu_read_alias(root, pmu, *ev, alias, sizeof(alias), NULL, 0))
-			snprintf(alias, sizeof(alias), "(unreadable)");
-		fprintf(out, "  %-32s %s", name, alias);
-		if (!pmu_read_scale(root, pmu, *ev, &scale, NULL, 0) && scale != 1.0)
-			fprintf(out, "  (scale %g)", scale);
-		if (!pmu_read_unit(root, pmu, *ev, unit, sizeof(unit), NULL, 0) && unit[0])
-			fprintf(out, "  (unit %s)", unit);
+		pmu_describe_event(root, pmu, *ev, &d);
+		fprintf(out, "  %-32s %s", name, d.readable ? d.encoding : "(unreadable)");
+		if (d.scale != 1.0)
+			fprintf(out, "  (scale %g)", d.scale);
+		if (d.unit[0])
+			fprintf(out, "  (unit %s)", d.unit);
 		fputc('\n', out);
 	}
 	pmu_names_free(events);

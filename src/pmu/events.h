@@ -55,7 +55,21 @@ bool event_spec__counts_in_place(const struct event_spec *e);
  * the slices itself instead of a second clock read. */
 bool event_spec__is_cpu_clock(const struct event_spec *e);
 
+/* A name events_parse() knows without sysfs. */
+struct named_event {
+	const char *name;	/* canonical spelling */
+	const char *alias;	/* or NULL */
+	__u64 config;		/* PERF_COUNT_SW_* or PERF_COUNT_HW_* */
+};
+
+/* The software, and the generic hardware, names, sorted by name. */
+const struct named_event *events_software(size_t *n);
+const struct named_event *events_hardware(size_t *n);
+
 /* --list-events: every name events_parse() accepts on this machine. */
 void events_print_list(const char *sysfs_root, FILE *out);
+
+/* The same as one JSON object; -1 on ENOMEM or a write error. */
+int events_print_list_json(const char *sysfs_root, FILE *out);
 
 #endif /* __TDTOP_EVENTS_H */

@@ -528,6 +528,19 @@ int pmu_read_unit(const char *root, const char *pmu, const char *event, char *un
 	return 0;
 }
 
+void pmu_describe_event(const char *root, const char *pmu, const char *event,
+			struct pmu_event_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->readable = !pmu_read_alias(root, pmu, event, d->encoding, sizeof(d->encoding), NULL, 0);
+	if (!d->readable)
+		d->encoding[0] = '\0';
+	if (pmu_read_scale(root, pmu, event, &d->scale, NULL, 0))
+		d->scale = 1.0;
+	if (pmu_read_unit(root, pmu, event, d->unit, sizeof(d->unit), NULL, 0))
+		d->unit[0] = '\0';
+}
+
 int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char *err,
 		  size_t errlen)
 {

@@ -117,6 +117,18 @@ int pmu_read_scale(const char *root, const char *pmu, const char *event, double 
 int pmu_read_unit(const char *root, const char *pmu, const char *event, char *unit,
 		  size_t unitlen, char *err, size_t errlen);
 
+/* What --list-events shows of a sysfs event. */
+struct pmu_event_desc {
+	char encoding[PMU_ALIAS_LEN];	/* events/<event>, "" when unreadable */
+	bool readable;			/* events/<event> could be read */
+	double scale;			/* events/<event>.scale, else 1.0 */
+	char unit[16];			/* events/<event>.unit, else "" */
+};
+
+/* Never fails: what cannot be read is left at its default. */
+void pmu_describe_event(const char *root, const char *pmu, const char *event,
+			struct pmu_event_desc *d);
+
 /* The PMU's "cpus" file (hybrid PMUs) or else its "cpumask" (uncore);
  * -ENOENT when it has neither, i.e. it is not tied to a CPU subset. */
 int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char *err,

@@ -17,7 +17,8 @@ int sort_key__parse(const char *s, const char *const *names, int nr_names, struc
 	static const struct {
 		const char *name;
 		enum sort_kind kind;
-	} fixed[] = { { "cpu", SORT_CPU }, { "pid", SORT_PID }, { "comm", SORT_COMM } };
+	} fixed[] = { { "cpu", SORT_CPU }, { "cpu_pct", SORT_CPU }, { "pid", SORT_PID },
+		      { "comm", SORT_COMM } };
 
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		if (!strcmp(s, fixed[i].name)) {
@@ -44,7 +45,7 @@ int sort_key__parse(const char *s, const char *const *names, int nr_names, struc
 		return 0;
 	}
 	for (int i = 0; i < nr_td_fields; i++) {
-		if (!strcmp(s, td_fields[i].sort)) {
+		if (!strcmp(s, td_fields[i].key) || !strcmp(s, td_fields[i].sort)) {
 			key->field = i;
 			return 0;
 		}

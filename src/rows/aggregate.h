@@ -60,8 +60,10 @@ struct view {
 };
 
 /*
- * Parse a --sort value: "cpu", "pid", "comm", a TopDown field name or one
- * of the event *names*. Returns -1 when it is none of them.
+ * Parse a --sort value: "cpu" (or its JSON name "cpu_pct"), "pid",
+ * "comm", a TopDown field by its JSON name or its short alias
+ * (td_fields[]), "slots", "ipc" or one of the event *names*. Returns -1
+ * when it is none of them.
  */
 int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
 

@@ -10,11 +10,16 @@
 #include "rows/model.h"
 #include "pmu/tdconfig.h"
 
-/* A TopDown value as outputs name it. */
+/*
+ * A TopDown value as outputs name it. *key* is its one name, typed
+ * wherever a name is asked for (--sort, the exporter's category label);
+ * *sort* is an older short form still accepted as an alias of it; *label*
+ * abbreviates it as a column header. The man page lists all three.
+ */
 struct td_field {
-	const char *key;	/* JSON and CSV key */
-	const char *sort;	/* --sort name */
-	const char *label;	/* column header */
+	const char *key;	/* JSON, CSV and Prometheus name; a --sort key */
+	const char *sort;	/* short alias of key for --sort; the text totals line */
+	const char *label;	/* text column header */
 	int level;		/* 1 or 2; 0 for slots and smt_contention */
 	size_t offset;		/* of a double in struct td_result */
 };

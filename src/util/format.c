@@ -58,14 +58,20 @@ static int finish_number(char *buf, size_t size, int len)
 	return (int)strlen(buf);
 }
 
+/* Whether *v* is a number to print into *buf*; "" for NaN and infinities. */
+static bool number_to_print(char *buf, size_t size, double v)
+{
+	if (!size)
+		return false;
+	buf[0] = '\0';
+	return isfinite(v);
+}
+
 int fmt_double(char *buf, size_t size, double v)
 {
 	int len;
 
-	if (!size)
-		return 0;
-	buf[0] = '\0';
-	if (!isfinite(v))
+	if (!number_to_print(buf, size, v))
 		return 0;
 	if (v == trunc(v) && fabs(v) < 1e21)
 		/* avoid "-0", which some consumers read as a float */
@@ -79,10 +85,7 @@ int fmt_real(char *buf, size_t size, double v)
 {
 	int len;
 
-	if (!size)
-		return 0;
-	buf[0] = '\0';
-	if (!isfinite(v))
+	if (!number_to_print(buf, size, v))
 		return 0;
 	len = finish_number(buf, size, shortest_g(buf, size, v));
 	if (len && !strpbrk(buf, ".e")) {

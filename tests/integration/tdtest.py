@@ -5,6 +5,7 @@ intervals, and reading the kernel's own accounting (/proc, bpftool)."""
 import glob
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -29,6 +30,9 @@ SWITCH_PROGS = ("on_switch", "on_switch_mem")
 ALWAYS_PROGS = ("flush", "on_free", "on_rename", "on_exec")
 PROG_NAMES = SWITCH_PROGS + ALWAYS_PROGS
 NCPUS = os.cpu_count() or 1
+# the kernel frees a reaped task (and tdtop sees its exit) within an RCU
+# grace period: some ms, longer on a loaded machine
+FREE_S = 0.25
 
 
 def require_root():
@@ -47,6 +51,13 @@ def helper_path(name):
     return path
 
 
+def start_thread(target):
+    """A daemon thread running target: a hung test cannot keep the suite alive."""
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    return thread
+
+
 class LineReader:
     """Collects the lines of a pipe in a thread so that waits can time out."""
 
@@ -55,8 +66,7 @@ class LineReader:
         self.eof = False
         self._stream = stream
         self._cond = threading.Condition()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        self._thread = start_thread(self._run)
 
     def _run(self):
         for line in iter(self._stream.readline, b""):
@@ -111,50 +121,86 @@ def group_intervals(recs):
     return out
 
 
-class Tdtop:
-    """tdtop running in the background with its stdout and stderr collected.
+class Child:
+    """A process with its stdout and stderr collected line by line, for a
+    with block: leaving it kills the process if it still runs (a test
+    failed before stopping it) and closes its pipes."""
 
-    Always used as a context manager: leaving it kills the process if a test
-    failed before stopping it."""
-
-    def __init__(self, *args, cpus=None, fmt="json"):
-        require_root()
-        cmd = [TDTOP, "-b", "-o", fmt, *[str(a) for a in args]]
-        if cpus is not None:
-            cmd = ["taskset", "-c", cpus] + cmd
-        self.cmd = cmd
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    def __init__(self, cmd, stdin=subprocess.DEVNULL):
+        self.cmd = [c if isinstance(c, (str, bytes)) else str(c) for c in cmd]
+        self.proc = subprocess.Popen(self.cmd, stdin=stdin, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
+        self.pid = self.proc.pid
         self.out = LineReader(self.proc.stdout)
         self.err = LineReader(self.proc.stderr)
         self.rc = None
-        self._cache = []
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
+        self._end()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                if f:
+                    f.close()
+            except OSError:
+                pass
+
+    def _end(self):
+        """Kills the process if it still runs; collects the rest of its output."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(10)
         self.out.join(5)
         self.err.join(5)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
 
     def stderr(self):
         return self.err.data().decode("utf-8", "replace")
+
+    def fail(self, what):
+        self._end()
+        cmd = " ".join(os.fsdecode(c) for c in self.cmd)
+        raise AssertionError(f"{what} (rc={self.proc.returncode}, cmd={cmd}): "
+                             f"stderr={self.stderr()[-2000:]!r}")
+
+    def _wait(self, timeout, what):
+        try:
+            self.rc = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.fail(f"did not exit {what} within {timeout}s")
+        self.out.join(5)
+        self.err.join(5)
+        return self.rc
+
+    def wait_exit(self, timeout=20):
+        """Waits until the process exits by itself; returns its exit code."""
+        return self._wait(timeout, "by itself")
+
+    def stop(self, sig=signal.SIGINT, timeout=20):
+        """Sends sig and returns the exit code; fails if the process does not end."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        return self._wait(timeout, f"after signal {sig}")
+
+
+class Tdtop(Child):
+    """tdtop -b running in the background."""
+
+    def __init__(self, *args, cpus=None, fmt="json", wrap=()):
+        """wrap: a command that runs tdtop (setpriv ...)."""
+        require_root()
+        cmd = [*wrap, TDTOP, "-b", "-o", fmt, *args]
+        if cpus is not None:
+            cmd = ["taskset", "-c", cpus] + cmd
+        super().__init__(cmd)
+        self._cache = []
 
     def records(self):
         return parse_json_lines(list(self.out.lines))
 
     def intervals(self):
         return group_intervals(self.records())
-
-    def _fail(self, what):
-        rc = self.proc.poll()
-        raise AssertionError(f"{what} (tdtop rc={rc}, cmd={' '.join(self.cmd)}): "
-                             f"stderr={self.stderr()[-2000:]!r}")
 
     def _parsed(self, lines):
         """Parses the lines not seen yet (called with the reader's lock held);
@@ -166,28 +212,32 @@ class Tdtop:
                 self._cache.append(None)
         return self._cache
 
-    def wait_intervals(self, n, timeout=10):
+    def wait_intervals(self, n, timeout=20):
         """Waits until n interval lines were printed."""
         def count(lines):
             return sum(1 for r in self._parsed(lines)
                        if isinstance(r, dict) and r.get("type") == "interval") >= n
         if not self.out.wait_for(count, timeout):
-            self._fail(f"no {n} interval(s) within {timeout}s")
+            self.fail(f"no {n} interval(s) within {timeout}s")
 
-    def wait_rows(self, pred, timeout=10):
+    def wait_more(self, n, timeout=20):
+        """Waits for n intervals more than were printed so far."""
+        self.wait_intervals(len(self.intervals()) + n, timeout)
+
+    def wait_rows(self, pred, timeout=20):
         """Waits until some row satisfies pred."""
         def seen(lines):
             return any(isinstance(r, dict) and r.get("type") != "interval" and pred(r)
                        for r in self._parsed(lines))
         if not self.out.wait_for(seen, timeout):
-            self._fail(f"no matching row within {timeout}s")
+            self.fail(f"no matching row within {timeout}s")
 
-    def wait_lines(self, pred, timeout=10):
+    def wait_lines(self, pred, timeout=20):
         """Waits until pred(raw output lines) is true (any output format)."""
         if not self.out.wait_for(pred, timeout):
-            self._fail(f"expected output missing after {timeout}s")
+            self.fail(f"expected output missing after {timeout}s")
 
-    def wait_exited(self, pid, timeout=10):
+    def wait_exited(self, pid, timeout=20):
         """Waits for the final report of process pid (its leader's with -H)."""
         def gone(r):
             if r.get("exited") is not True or r.get("pid") != pid:
@@ -195,86 +245,66 @@ class Tdtop:
             return r.get("type") == "process" or r.get("tid") == pid
         self.wait_rows(gone, timeout)
 
-    def stop(self, sig=signal.SIGINT, timeout=10):
-        """Sends sig and returns the exit code; fails if tdtop does not end."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        try:
-            self.rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self._fail(f"did not exit within {timeout}s of signal {sig}")
-        self.out.join(5)
-        self.err.join(5)
-        return self.rc
-
-    def wait_exit(self, timeout=20):
-        try:
-            self.rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self._fail(f"did not exit by itself within {timeout}s")
-        self.out.join(5)
-        self.err.join(5)
-        return self.rc
+    def finish(self, sig=signal.SIGINT):
+        """Stops tdtop, which must exit 0; returns its intervals."""
+        rc = self.stop(sig)
+        assert rc == 0, f"tdtop exited with {rc} after signal {sig}: {self.stderr()!r}"
+        return self.intervals()
 
 
-class Workload:
+class Workload(Child):
     """The workload helper: ready -> go -> done -> finish (see workload.c)."""
 
     def __init__(self, *steps, cpus=None, name=None, now=False, timeout=120):
-        cmd = [helper_path("workload"), "--timeout", str(timeout)]
+        cmd = [helper_path("workload"), "--timeout", timeout]
         if name is not None:
             cmd += ["--name", name]
         if now:
             cmd.append("--now")
-        cmd += [str(s) for s in steps]
+        cmd += steps
         if cpus is not None:
             cmd = ["taskset", "-c", cpus] + cmd
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        self.out = LineReader(self.proc.stdout)
-        self.err = LineReader(self.proc.stderr)
-        self.pid = self.proc.pid    # taskset execs the workload: same pid
+        self._steal = steal_ns()    # --now: the steps start at once
+        super().__init__(cmd, stdin=subprocess.PIPE)   # taskset execs it: the same pid
         self.report = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(10)
-        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                f.close()
-            except OSError:
-                pass
 
     def _line(self, n, timeout, what):
         if not self.out.wait_for(lambda lines: len(lines) >= n, timeout):
-            err = self.err.data().decode("utf-8", "replace")
-            raise AssertionError(f"workload: no {what} line within {timeout}s "
-                                 f"(rc={self.proc.poll()}, stderr={err!r})")
+            self.fail(f"workload: no {what} line within {timeout}s")
         return json.loads(self.out.lines[n - 1])
 
-    def ready(self, timeout=10):
+    def ready(self, timeout=20):
         rep = self._line(1, timeout, "ready")
         assert rep["phase"] == "ready" and rep["pid"] == self.pid, rep
         return rep
 
     def go(self):
+        self._sched = schedstat_ns(self.pid)
+        self._steal = steal_ns()
         self.proc.stdin.write(b"g")
         self.proc.stdin.flush()
         self.go_time = time.time()
 
     def done(self, timeout=60):
+        """Waits for the done report. Then self.sched_ns is the CPU time of
+        the steps by the threads' schedstat, and self.stolen_ns what the
+        hypervisor took from all vCPUs meanwhile at most: it is in tdtop's
+        slices and not in the kernel's per-task CPU time, so comparisons of
+        the two allow for it."""
         self.report = self._line(2, timeout, "done")
         self.done_time = time.time()
+        self.stolen_ns = stolen_since(self._steal)
+        if hasattr(self, "_sched"):
+            self.sched_ns = schedstat_ns(self.pid) - self._sched
         assert self.report["phase"] == "done", self.report
         return self.report
 
-    def finish(self, timeout=10):
+    def run(self, timeout=60):
+        """The steps from go to done."""
+        self.go()
+        return self.done(timeout)
+
+    def finish(self, timeout=20):
         """Lets the workload exit (stdin EOF) and waits for it."""
         self.proc.stdin.close()
         rc = self.proc.wait(timeout)
@@ -298,13 +328,23 @@ def schedstat_ns(pid):
     return total
 
 
+# /proc/stat counts in USER_HZ ticks
+TICK_NS = 1000000000 // os.sysconf("SC_CLK_TCK")
+
+
 def steal_ns():
-    """Time the hypervisor took from all vCPUs so far (/proc/stat, in
-    USER_HZ ticks of 10 ms): tdtop's cpu_ns includes it, the kernel's per-task
-    CPU time (CONFIG_PARAVIRT_TIME_ACCOUNTING) does not."""
+    """Time the hypervisor took from all vCPUs so far (/proc/stat, whole
+    ticks): tdtop's cpu_ns includes it, the kernel's per-task CPU time
+    (CONFIG_PARAVIRT_TIME_ACCOUNTING) does not."""
     with open("/proc/stat") as f:
         fields = f.readline().split()
-    return int(fields[8]) * 10 * 1000000
+    return int(fields[8]) * TICK_NS
+
+
+def stolen_since(start):
+    """The most the hypervisor can have taken since steal_ns() was *start*:
+    both readings are rounded down to a tick."""
+    return steal_ns() - start + TICK_NS
 
 
 def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, until_exit=True):
@@ -313,18 +353,13 @@ def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, unt
     right before the go and right after the done report, while the workload
     is alive. Returns tdtop's intervals; the workload's report is in
     workload.report. until_exit=False: stop two intervals after the exit
-    instead of waiting for its report. workload.stolen_ns is the time the
-    hypervisor took from all vCPUs meanwhile: it is in tdtop's slices and
-    not in the kernel's per-task CPU time, so comparisons allow for it."""
+    instead of waiting for its report."""
     workload.ready()
     with Tdtop(*tdtop_args, cpus=tdtop_cpus) as td:
         td.wait_intervals(1)
         if before:
             before()
-        stolen = steal_ns()
-        workload.go()
-        workload.done()
-        workload.stolen_ns = steal_ns() - stolen
+        workload.run()
         if after:
             after()
         workload.finish()
@@ -332,24 +367,47 @@ def observe(workload, *tdtop_args, before=None, after=None, tdtop_cpus=None, unt
             td.wait_exited(workload.pid)
         else:
             # e.g. a full task map: the workload may never get an entry
-            td.wait_intervals(len(td.intervals()) + 2)
-        rc = td.stop()
-        assert rc == 0, f"tdtop exited with {rc} after SIGINT: {td.stderr()!r}"
-        ivs = td.intervals()
-    # The exit is reported in the interval in which it happened: the kernel
-    # frees the task within an RCU grace period of the reap.
+            td.wait_more(2)
+        ivs = td.finish()
+    # The exit is reported in the interval in which it happened.
     for iv, rows in ivs:
         if any(r["pid"] == workload.pid and r.get("exited") is True for r in rows):
             start = iv["ts"] - iv["interval_s"]
-            assert start <= workload.exit_time + 0.25, (
+            assert start <= workload.exit_time + FREE_S, (
                 f"exit of {workload.pid} reported in an interval starting "
                 f"{start - workload.exit_time:.3f}s after it was reaped")
             break
     return ivs
 
 
+def children(pid):
+    """PIDs whose parent is pid."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # the comm field may hold spaces and parentheses: split after the last ')'
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(d))
+    return out
+
+
 def rows_of(intervals, pid, kind="process"):
-    return [r for _, rows in intervals for r in rows if r.get("pid") == pid and r["type"] == kind]
+    """The rows of process pid in every interval (of any type for kind None)."""
+    return [r for _, rows in intervals for r in rows
+            if r.get("pid") == pid and kind in (None, r["type"])]
+
+
+def rows_seen(intervals, pid, kind="process"):
+    """rows_of(), which must not be empty."""
+    rows = rows_of(intervals, pid, kind)
+    assert rows, f"no {kind or ''} row for pid {pid}"
+    return rows
 
 
 def sum_rows(rows, event=None):
@@ -412,8 +470,7 @@ class Sampler:
         self._f = f
         self._period = period
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        self._thread = start_thread(self._run)
 
     def _run(self):
         while not self._stop.is_set():
@@ -434,6 +491,14 @@ class Sampler:
             if t0 <= t <= t1:
                 return v0 + (v1 - v0) * (t - t0) / (t1 - t0) if t1 > t0 else v0
         return None
+
+    def rise(self, t0, t1):
+        """The most a non-decreasing f() can have grown from wall time t0 to
+        t1: from the last sample before t0 to the first after t1 (None
+        outside the samples)."""
+        before = [v for t, v in self.samples if t <= t0]
+        after = [v for t, v in self.samples if t >= t1]
+        return after[0] - before[-1] if before and after else None
 
 
 def run(args, timeout=20, **kw):
@@ -482,7 +547,40 @@ def tdtop_progs(exclude_ids=()):
     return [p for p in bpf_progs() if p[1] in PROG_NAMES and p[0] not in exclude_ids]
 
 
-def wait_no_progs(pid, before_ids, timeout=5):
+def task_map(td_pid):
+    """The entries of tdtop's kernel task table: [(key, value)] as bpftool
+    formats them (read from the maps tdtop td_pid holds open)."""
+    out = []
+    for path in glob.glob(f"/proc/{td_pid}/fdinfo/*"):
+        try:
+            with open(path) as f:
+                m = re.search(r"map_id:\s+(\d+)", f.read())
+        except OSError:
+            continue
+        if not m:
+            continue
+        res = run([BPFTOOL, "-j", "map", "dump", "id", m.group(1)], timeout=30)
+        try:
+            entries = json.loads(res.stdout or b"[]")
+        except ValueError:
+            continue
+        for e in entries if isinstance(entries, list) else []:
+            f = e.get("formatted", e) if isinstance(e, dict) else {}
+            key, val = f.get("key"), f.get("value")
+            if isinstance(key, dict) and isinstance(val, dict) and "start_ns" in key:
+                out.append((key, val))
+    return out
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for {pid}")
+
+
+def wait_no_progs(pid, before_ids, timeout=15):
     """Waits until no program named like tdtop's, loaded after before_ids
     was taken, remains except those owned by another live process (a
     concurrent tdtop). Returns the leftovers (empty on success)."""

@@ -3,72 +3,12 @@
 the cgroup v2 mount; per-cgroup sums against the sums of their tasks and the
 workloads' own accounting, the --cgroup filter, and removed cgroups."""
 import os
-import shutil
-import subprocess
 import time
 
-from tdtest import (TDTOP, SkipTest, Tdtop, Workload, assert_close, require_root, rows_of,
-                    sum_rows)
+from tdfixtures import Cgroups
+from tdtest import TDTOP, Tdtop, Workload, assert_close, require_root, rows_of, run, sum_rows
 
 MS = 1000000
-
-
-def cgroup2_mount():
-    with open("/proc/self/mountinfo") as f:
-        for line in f:
-            left, _, right = line.partition(" - ")
-            if right.split()[0] == "cgroup2":
-                return left.split()[4]
-    raise SkipTest("no cgroup v2 mount")
-
-
-class Cgroups:
-    """Cgroups created under a fresh top cgroup and removed on exit; their
-    processes are moved back to the root first."""
-
-    def __init__(self, *rel):
-        require_root()
-        self.mount = cgroup2_mount()
-        self.top = f"tdtest-{os.getpid()}-{time.monotonic_ns()}"
-        os.mkdir(self.path(""))
-        for r in rel:
-            os.makedirs(self.path(r), exist_ok=True)
-
-    def path(self, rel):
-        return os.path.join(self.mount, self.top, rel) if rel else os.path.join(self.mount, self.top)
-
-    def rel(self, rel=""):
-        """The path tdtop shows: below the cgroup root."""
-        return "/" + self.top + ("/" + rel if rel else "")
-
-    def move(self, pid, rel):
-        with open(os.path.join(self.path(rel), "cgroup.procs"), "w") as f:
-            f.write(str(pid))
-
-    def remove(self, rel):
-        self._evacuate(self.path(rel))
-        os.rmdir(self.path(rel))
-
-    def _evacuate(self, path):
-        with open(os.path.join(path, "cgroup.procs")) as f:
-            pids = f.read().split()
-        for pid in pids:
-            try:
-                with open(os.path.join(self.mount, "cgroup.procs"), "w") as f:
-                    f.write(pid)
-            except OSError:
-                pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        for root, dirs, _ in sorted(os.walk(self.path("")), key=lambda t: -len(t[0])):
-            self._evacuate(root)
-            try:
-                os.rmdir(root)
-            except OSError:
-                pass
 
 
 def cgroup_rows(ivs, path):
@@ -93,14 +33,13 @@ def test_cgroup_sums_match_tasks_and_ground_truth():
             wb.done()
             wa.finish()
             wb.finish()
-            td.wait_intervals(len(td.intervals()) + 2)
-            assert td.stop() == 0
-            ivs = td.intervals()
+            td.wait_more(2)
+            ivs = td.finish()
         for rel, wl in (("a/a1", wa), ("b", wb)):
             rows = cgroup_rows(ivs, cg.rel(rel))
             assert rows, f"no rows for {cg.rel(rel)}: {[r.get('cgroup') for _, rs in ivs for r in rs]}"
             assert_close(f"{rel} cpu_ns vs the workload's CPU time", sum_rows(rows),
-                         wl.delta("cpu_ns"), slack=5 * MS)
+                         wl.delta("cpu_ns"), slack=5 * MS + wl.stolen_ns)
             assert rows[0].get("cgroup_id") == os.stat(cg.path(rel)).st_ino
         for iv, rows in ivs:
             by = {r["cgroup"]: r for r in rows}
@@ -127,17 +66,16 @@ def test_cgroup_filter_excludes_outside():
             wout.go()
             win.done()
             wout.done()
-            td.wait_intervals(len(td.intervals()) + 1)
+            td.wait_more(1)
             win.finish()
             wout.finish()
-            assert td.stop() == 0
-            ivs = td.intervals()
+            ivs = td.finish()
         assert rows_of(ivs, win.pid), "the process inside was not shown"
         assert not rows_of(ivs, wout.pid), "a process outside the cgroup was shown"
         pids = {r["pid"] for _, rows in ivs for r in rows}
         assert pids <= {win.pid}, f"unexpected processes: {pids}"
         assert_close("cpu_ns inside", sum_rows(rows_of(ivs, win.pid)), win.delta("cpu_ns"),
-                     slack=5 * MS)
+                     slack=5 * MS + win.stolen_ns)
 
 
 def test_removed_cgroup_reported_then_dropped():
@@ -148,18 +86,16 @@ def test_removed_cgroup_reported_then_dropped():
         cg.move(wl.pid, "gone")
         with Tdtop("--by", "cgroup", "-c", cg.rel(), "-e", "cpu-clock", "-d", "0.3") as td:
             td.wait_intervals(1)
-            wl.go()
-            wl.done()
+            wl.run()
             wl.finish()
             cg.remove("gone")
             removed_at = time.time()
-            td.wait_intervals(len(td.intervals()) + 3)
-            assert td.stop() == 0
-            ivs = td.intervals()
+            td.wait_more(3)
+            ivs = td.finish()
         rows = cgroup_rows(ivs, cg.rel("gone"))
         assert rows, "the removed cgroup was never reported"
         assert_close("cpu_ns of the removed cgroup", sum_rows(rows), wl.delta("cpu_ns"),
-                     slack=5 * MS)
+                     slack=5 * MS + wl.stolen_ns)
         late = [iv for iv, rs in ivs if iv["ts"] - iv["interval_s"] > removed_at + 0.5
                 and any(r["cgroup"] == cg.rel("gone") for r in rs)]
         assert not late, "rows for a removed cgroup after its last interval"
@@ -167,12 +103,11 @@ def test_removed_cgroup_reported_then_dropped():
 
 def test_cgroup_path_errors():
     require_root()
-    r = subprocess.run([TDTOP, "-b", "-n", "1", "-c", "no/such/cgroup-here"],
-                       capture_output=True, timeout=20)
+    r = run([TDTOP, "-b", "-n", "1", "-c", "no/such/cgroup-here"])
     assert r.returncode == 2, r
     err = r.stderr.decode()
     assert err.count("\n") == 1 and "no/such/cgroup-here" in err, err
-    r = subprocess.run([TDTOP, "-b", "-n", "1", "-c", "../etc"], capture_output=True, timeout=20)
+    r = run([TDTOP, "-b", "-n", "1", "-c", "../etc"])
     assert r.returncode == 2, r
-    r = subprocess.run([TDTOP, "-b", "-n", "1", "--by", "pods"], capture_output=True, timeout=20)
+    r = run([TDTOP, "-b", "-n", "1", "--by", "pods"])
     assert r.returncode == 2 and b"--by" in r.stderr, r

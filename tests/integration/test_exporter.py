@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -20,7 +19,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from tdtest import TDTOP, LineReader, SkipTest, Workload, assert_close, require_root, run
+from tdfixtures import Cgroups
+from tdtest import TDTOP, Child, SkipTest, Workload, assert_close, require_root, rss_kib, run
 
 MS = 1000000
 OM_ACCEPT = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5"
@@ -119,69 +119,39 @@ def check_openmetrics(text):
     parse_samples(text.replace("# EOF\n", ""))
 
 
-def rss_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError(f"no VmRSS for {pid}")
-
-
 def sanitized(pid):
     """Does the process run with AddressSanitizer?"""
     with open(f"/proc/{pid}/maps") as f:
         return "libasan" in f.read()
 
 
-class Exporter:
+class Exporter(Child):
     """`tdtop exporter` on a free loopback port, for a `with` block."""
 
-    def __init__(self, *args, port=None, listen=True):
+    def __init__(self, *args, port=None, listen=True, host="127.0.0.1"):
         require_root()
         self.port = port or free_port()
-        self.cmd = [TDTOP, "exporter"]
+        self.host = f"[{host}]" if ":" in host else host
+        cmd = [TDTOP, "exporter"]
         if listen:
-            self.cmd += ["--listen", f"127.0.0.1:{self.port}"]
-        self.cmd += [str(a) for a in args]
-        self.proc = subprocess.Popen(self.cmd, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.out = LineReader(self.proc.stdout)
-        self.err = LineReader(self.proc.stderr)
+            cmd += ["--listen", f"{self.host}:{self.port}"]
+        super().__init__(cmd + list(args))
 
     def __enter__(self):
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                self._fail("exited before serving")
-            if http(self.port, "/", timeout=1)[0] == 200:
+                self.fail("exited before serving")
+            if http(self.port, "/", timeout=1, host=self.host)[0] == 200:
                 return self
             time.sleep(0.1)
-        self._fail("not serving within 15s")
+        self.fail("not serving within 15s")
         return self
-
-    def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(10)
-        self.out.join(5)
-        self.err.join(5)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
-
-    def stderr(self):
-        return self.err.data().decode("utf-8", "replace")
-
-    def _fail(self, what):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        raise AssertionError(f"exporter {what} (rc={self.proc.poll()}, "
-                             f"cmd={' '.join(self.cmd)}): stderr={self.stderr()[-2000:]!r}")
 
     def scrape(self, accept=None):
         status, headers, body = http(self.port, accept=accept)
         if status != 200:
-            self._fail(f"scrape failed with {status}")
+            self.fail(f"scrape failed with {status}")
         return headers, body.decode("utf-8")
 
     def samples(self):
@@ -199,19 +169,11 @@ class Exporter:
             if got >= start + n:
                 return got
             time.sleep(0.1)
-        self._fail(f"published no {n} interval(s) within {timeout}s")
+        self.fail(f"published no {n} interval(s) within {timeout}s")
         return None
 
-    def stop(self, timeout=10):
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            rc = self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self._fail(f"did not exit within {timeout}s of SIGINT")
-        return rc
 
-
-class Prometheus:
+class Prometheus(Child):
     """A Prometheus server on loopback scraping one target every second."""
 
     def __init__(self, target_port):
@@ -224,11 +186,9 @@ class Prometheus:
             f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
                     "scrape_configs:\n  - job_name: tdtop\n    static_configs:\n"
                     f"      - targets: ['127.0.0.1:{target_port}']\n")
-        self.proc = subprocess.Popen(
-            [PROMETHEUS, f"--config.file={cfg}", f"--storage.tsdb.path={self.dir}/data",
-             f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.err = LineReader(self.proc.stderr)
+        super().__init__([PROMETHEUS, f"--config.file={cfg}",
+                          f"--storage.tsdb.path={self.dir}/data",
+                          f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"])
 
     def __enter__(self):
         deadline = time.monotonic() + 30
@@ -239,19 +199,10 @@ class Prometheus:
                 return self
             time.sleep(0.2)
         self.__exit__()
-        raise AssertionError("prometheus did not become ready: "
-                             f"{self.err.data().decode('utf-8', 'replace')[-2000:]!r}")
+        raise AssertionError(f"prometheus did not become ready: {self.stderr()[-2000:]!r}")
 
     def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-        self.err.join(5)
-        self.proc.stderr.close()
+        super().__exit__(*exc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def api(self, path, **params):
@@ -280,78 +231,30 @@ class Prometheus:
                              f"{res!r}")
 
 
-class Cgroup:
-    """A cgroup v2 made by the test under the root, emptied and removed on exit."""
-
-    def __init__(self):
-        require_root()
-        self.mount = None
-        with open("/proc/self/mountinfo") as f:
-            for line in f:
-                left, _, right = line.partition(" - ")
-                if right.split()[0] == "cgroup2":
-                    self.mount = left.split()[4]
-                    break
-        if not self.mount:
-            raise SkipTest("no cgroup v2 mount")
-        self.rel = f"/tdexp-{os.getpid()}-{time.monotonic_ns()}"
-        self.path = self.mount + self.rel
-        os.mkdir(self.path)
-
-    def __enter__(self):
-        return self
-
-    def move(self, pid):
-        with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
-            f.write(str(pid))
-
-    def __exit__(self, *exc):
-        try:
-            with open(os.path.join(self.path, "cgroup.procs")) as f:
-                pids = f.read().split()
-        except OSError:
-            pids = []
-        for pid in pids:
-            try:
-                with open(os.path.join(self.mount, "cgroup.procs"), "w") as f:
-                    f.write(pid)
-            except OSError:
-                pass
-        deadline = time.monotonic() + 5
-        while True:
-            try:
-                os.rmdir(self.path)
-                return
-            except OSError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.1)
-
-
 def test_prometheus_scrapes_cgroup_cpu_of_a_workload():
     """A burn workload in a test-made cgroup: Prometheus, scraping the exporter
     every second (OpenMetrics, which it asks for first), stores the cgroup's
     tdtop_cpu_seconds_total equal to the workload's own CPU time."""
-    with Cgroup() as cg, Workload("burn", 800, cpus="0") as wl:
+    with Cgroups() as cg, Workload("burn", 800, cpus="0") as wl:
         wl.ready()
         cg.move(wl.pid)
         with Exporter("--by", "cgroup", "-e", "cpu-clock,page-faults", "-d", "0.5") as ex, \
                 Prometheus(ex.port) as prom:
             prom.wait_query('up{job="tdtop"}', lambda r: r and r[0][1] == 1)
-            wl.go()
-            wl.done()
+            wl.run()
             wl.finish()
             ex.wait_intervals(3)
-            final = series(ex.samples(), "tdtop_cpu_seconds_total", cgroup=cg.rel)
-            assert len(final) == 1, f"no series for {cg.rel}: {ex.scrape()[1][:3000]}"
-            assert_close(f"{cg.rel} cpu seconds vs the workload's CPU time",
-                         final[0] * 1e9, wl.delta("cpu_ns"), rel=0.02, slack=20 * MS)
-            q = f'tdtop_cpu_seconds_total{{cgroup="{cg.rel}"}}'
+            final = series(ex.samples(), "tdtop_cpu_seconds_total", cgroup=cg.rel())
+            assert len(final) == 1, f"no series for {cg.rel()}: {ex.scrape()[1][:3000]}"
+            assert_close(f"{cg.rel()} cpu seconds vs the workload's CPU time",
+                         final[0] * 1e9, wl.delta("cpu_ns"), rel=0.02,
+                         slack=20 * MS + wl.stolen_ns)
+            q = f'tdtop_cpu_seconds_total{{cgroup="{cg.rel()}"}}'
             res = prom.wait_query(q, lambda r: r and abs(r[0][1] - final[0]) < 1e-9)
             labels = res[0][0]
-            assert labels["job"] == "tdtop" and labels["cgroup"] == cg.rel, labels
+            assert labels["job"] == "tdtop" and labels["cgroup"] == cg.rel(), labels
             # the same time as the cpu-clock event, in ns
-            q = f'tdtop_events_total{{cgroup="{cg.rel}",event="cpu-clock"}}'
+            q = f'tdtop_events_total{{cgroup="{cg.rel()}",event="cpu-clock"}}'
             res = prom.wait_query(q, lambda r: len(r) == 1)
             assert_close("cpu-clock event vs cpu seconds", res[0][1], final[0] * 1e9,
                          rel=0.01, slack=2 * MS)
@@ -362,15 +265,15 @@ def test_prometheus_scrapes_cgroup_cpu_of_a_workload():
             prom.wait_query("tdtop_intervals_total", lambda r: r and r[0][1] >= 3)
             res = prom.wait_query('tdtop_build_info', lambda r: len(r) == 1)
             assert res[0][0]["version"] and res[0][0]["method"], res
-            rate = prom.wait_query(f"rate(tdtop_cpu_seconds_total{{cgroup=\"{cg.rel}\"}}[5s])",
+            rate = prom.wait_query(f"rate(tdtop_cpu_seconds_total{{cgroup=\"{cg.rel()}\"}}[5s])",
                                    lambda r: len(r) == 1)
             assert 0 <= rate[0][1] <= 1.05, f"cgroup used more than one CPU: {rate}"
             # every query of the Grafana dashboard is valid PromQL on these series
             for title, expr in dashboard_queries():
                 expr = (expr.replace("$__rate_interval", "5s").replace("$instance", ".*")
-                        .replace("$cgroup", cg.rel))
+                        .replace("$cgroup", cg.rel()))
                 prom.query(expr)
-            cpu = prom.query(f'topk(10, sum by (cgroup) (rate(tdtop_cpu_seconds_total[5s])))')
+            cpu = prom.query('topk(10, sum by (cgroup) (rate(tdtop_cpu_seconds_total[5s])))')
             assert any(r[0].get("cgroup") == "/" for r in cpu), cpu
             assert ex.stop() == 0, ex.stderr()
 
@@ -428,13 +331,12 @@ def test_process_series_follow_exits():
         wl.ready()
         with Exporter("--by", "process", "-e", "cpu-clock", "-d", "0.5") as ex:
             ex.wait_intervals(1)
-            wl.go()
-            wl.done()
+            wl.run()
             ex.wait_intervals(2)
             got = series(ex.samples(), "tdtop_cpu_seconds_total", pid=str(wl.pid))
             assert len(got) == 1, f"no series for pid {wl.pid}"
             assert_close("process cpu seconds vs the workload's CPU time", got[0] * 1e9,
-                         wl.delta("cpu_ns"), rel=0.02, slack=20 * MS)
+                         wl.delta("cpu_ns"), rel=0.02, slack=20 * MS + wl.stolen_ns)
             assert series(ex.samples(), "tdtop_cpu_seconds_total", pid=str(wl.pid),
                           comm="tdexp-burn")
             wl.finish()
@@ -496,8 +398,9 @@ def test_bad_clients_do_not_hurt():
                 idle.append(s)
             t0 = time.monotonic()
             before = ex.intervals()
-            assert time.monotonic() - t0 < 2, "a scrape waited behind silent clients"
-            after = ex.wait_intervals(3, timeout=5)
+            # one that waited would take the 10 s until they are dropped
+            assert time.monotonic() - t0 < 5, "a scrape waited behind silent clients"
+            after = ex.wait_intervals(3, timeout=15)
             assert after >= before + 3
         finally:
             for s in idle:
@@ -505,7 +408,7 @@ def test_bad_clients_do_not_hurt():
 
         assert ex.proc.poll() is None, "exporter died"
         ex.wait_intervals(1)
-        rss0 = rss_kb(ex.proc.pid)
+        rss0 = rss_kib(ex.proc.pid)
         failures = []
 
         def scrape_once(accept):
@@ -526,8 +429,8 @@ def test_bad_clients_do_not_hurt():
             assert time.monotonic() - t0 < 30
             assert not failures, f"round {rnd}: {len(failures)} scrapes failed: {failures[:10]}"
             if rnd == 0:
-                rss1 = rss_kb(ex.proc.pid)   # pools and thread stacks warmed up
-        rss2 = rss_kb(ex.proc.pid)
+                rss1 = rss_kib(ex.proc.pid)   # pools and thread stacks warmed up
+        rss2 = rss_kib(ex.proc.pid)
         # AddressSanitizer keeps freed memory in quarantine: no bound to check there,
         # its leak check at exit (exit status) stands in
         if not sanitized(ex.proc.pid):
@@ -535,7 +438,7 @@ def test_bad_clients_do_not_hurt():
                 f"RSS grew {rss1} -> {rss2} kB over 400 scrapes (start {rss0})"
             assert rss2 - rss0 < 16384, f"RSS grew {rss0} -> {rss2} kB"
         before = ex.intervals()
-        assert ex.wait_intervals(2, timeout=5) >= before + 2, "collector stalled"
+        assert ex.wait_intervals(2, timeout=15) >= before + 2, "collector stalled"
         assert ex.stop() == 0, ex.stderr()
 
 
@@ -578,26 +481,9 @@ def test_listen_addresses():
             s.bind(("::1", 0))
     except OSError:
         return    # no IPv6 loopback here
-    port = free_port()
-    cmd = [TDTOP, "exporter", "--listen", f"[::1]:{port}", "-e", "cpu-clock"]
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 15
-        status = -1
-        while time.monotonic() < deadline and proc.poll() is None and status != 200:
-            status = http(port, "/", host="[::1]", timeout=1)[0]
-            time.sleep(0.1)
-        assert status == 200, f"no answer on [::1]:{port} (rc={proc.poll()})"
-        assert http(port, "/", timeout=1)[0] == -1, "IPv6 listener also took IPv4"
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
-        proc.stderr.close()
+    with Exporter("-e", "cpu-clock", host="::1") as ex:
+        assert http(ex.port, "/", timeout=1)[0] == -1, "IPv6 listener also took IPv4"
+        assert ex.stop() == 0, ex.stderr()
 
 
 def test_usage_errors():

@@ -4,12 +4,18 @@ is an object of the documented shape, CSV keeps its columns, a comm made of
 quotes, backslashes, a newline, control bytes and invalid UTF-8 changes
 neither, and a stop signal while output is blocked loses none of it."""
 import csv
+import fcntl
 import io
+import os
+import select
 import signal
+import struct
 import subprocess
+import termios
 import time
 
-from tdtest import TDTOP, Tdtop, Workload, observe, parse_json_lines, require_root
+from tdtest import (TDTOP, LineReader, Tdtop, Workload, group_intervals, observe, parse_json_lines,
+                    require_root)
 
 # 10 bytes, under the 15 a comm can hold
 WEIRD = b'q"b\\s\nn\x01\xff\xfe,'
@@ -91,8 +97,7 @@ def test_csv_columns_and_weird_comm():
         wl.ready()
         with Tdtop("-e", ",".join(EVENTS), "-d", "0.3", fmt="csv") as td:
             td.wait_lines(lambda lines: len(lines) >= 2)
-            wl.go()
-            wl.done()
+            wl.run()
             wl.finish()
             td.wait_lines(lambda lines: _exit_seen(lines, wl.pid))
             assert td.stop() == 0, td.stderr()
@@ -120,6 +125,40 @@ def test_csv_columns_and_weird_comm():
     assert len(comms) == 1 and comms.pop().startswith('q"b\\'), comms
 
 
+def _read_stdout(proc, data, until, timeout):
+    """Appends what proc writes to stdout to *data* until until(data) holds
+    or EOF, straight from the pipe's fd: nothing is held in a Python
+    buffer, where a later read of the fd would not see it."""
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + timeout
+    while not until(data):
+        left = deadline - time.monotonic()
+        assert left > 0, f"tdtop's output incomplete after {timeout}s: {bytes(data[-300:])!r}"
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return
+            data += chunk
+
+
+def _wait_blocked_writing(proc, timeout):
+    """Waits until proc sleeps in a write to its stdout pipe, which is full
+    (but for part of a page: the pipe keeps each write's tail in a page of
+    its own)."""
+    fd = proc.stdout.fileno()
+    size = fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+    deadline = time.monotonic() + timeout
+    while True:
+        queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+        with open(f"/proc/{proc.pid}/wchan") as f:
+            wchan = f.read()
+        if queued > size - os.sysconf("SC_PAGE_SIZE") and wchan.endswith("pipe_write"):
+            return
+        assert proc.poll() is None and time.monotonic() < deadline, \
+            f"tdtop not blocked on its full pipe ({queued} of {size} bytes, in {wchan!r})"
+        time.sleep(0.02)
+
+
 def test_stop_signal_while_output_blocks_loses_nothing():
     """An interval of 1,500 thread rows into a pipe nobody reads yet: tdtop
     blocks writing. Stop signals then (several, as an impatient user or a
@@ -128,25 +167,36 @@ def test_stop_signal_while_output_blocks_loses_nothing():
     require_root()
     with Workload("threads", 1500, 0) as wl:
         wl.ready()
+        # -d 1: the threads start and block (some 40 ms) well inside the
+        # first interval, so the one tdtop blocks on holds all their rows
         proc = subprocess.Popen([TDTOP, "-b", "-o", "json", "-H", "-e", "cpu-clock",
-                                 "-d", "0.2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                 "-d", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        err = LineReader(proc.stderr)
+        out = bytearray()
         try:
-            # attached once the first interval is out (EOF if it failed)
-            first = proc.stdout.readline()
-            wl.go()
-            wl.done()
-            # the threads' interval is some 250 KiB: the 64 KiB pipe is full
-            time.sleep(1)
+            # attached once the baseline interval is out (EOF if it failed)
+            _read_stdout(proc, out, lambda data: b"\n" in data, 20)
+            wl.run()
+            # the threads' interval is some 250 KiB: the 64 KiB pipe fills
+            _wait_blocked_writing(proc, 20)
             for _ in range(5):
                 proc.send_signal(signal.SIGINT)
                 time.sleep(0.02)
-            out, err = proc.communicate(timeout=30)
+            _read_stdout(proc, out, lambda data: False, 30)
+            proc.wait(20)
+            err.join(5)
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
         wl.finish()
-    assert proc.returncode == 0, (proc.returncode, err.decode(errors="replace"))
-    recs = parse_json_lines((first + out).splitlines(keepends=True))
-    tids = {r["tid"] for r in recs if r.get("pid") == wl.pid}
-    assert len(tids) == 1501, f"rows of {len(tids)} of the workload's 1,501 threads: output lost"
+    assert proc.returncode == 0, (proc.returncode, err.data().decode(errors="replace"))
+    ivs = group_intervals(parse_json_lines(bytes(out).splitlines(keepends=True)))
+    tids = {r["tid"] for _, rs in ivs for r in rs if r.get("pid") == wl.pid}
+    mine = [iv for iv, rs in ivs if any(r.get("pid") == wl.pid for r in rs)]
+    assert len(tids) == 1501, (
+        f"rows of {len(tids)} of the workload's 1,501 threads: output lost" +
+        ("" if mine and mine[0]["ts"] >= wl.done_time else
+         " (or the threads ran past the end of the interval tdtop blocked on: too slow a go)"))

@@ -4,21 +4,20 @@ shows and the workload's own accounting; a killed recorder leaves a
 readable file; bad files fail cleanly; crafted recordings of every TopDown
 method replay to hand-computed fractions (the end-to-end test of the
 TopDown path on machines without a PMU)."""
+import contextlib
 import json
 import os
-import signal
-import subprocess
 import tempfile
 import time
 
-from tdtest import (TDTOP, Tdtop, Workload, assert_close, parse_json_lines, group_intervals,
-                    require_root, rows_of, sum_rows)
+from tdtest import (TDTOP, Child, Tdtop, Workload, assert_close, group_intervals, parse_json_lines,
+                    require_root, rows_of, run, sum_rows)
 
 MS = 1000000
 
 
 def report_raw(*args, timeout=30):
-    r = subprocess.run([TDTOP, "report", *args], capture_output=True, timeout=timeout)
+    r = run([TDTOP, "report", *args], timeout=timeout)
     return r.returncode, r.stdout, r.stderr.decode()
 
 
@@ -33,32 +32,46 @@ def report_intervals(path, *args):
     return group_intervals(parse_json_lines(out.splitlines(keepends=True)))
 
 
+def wait_recorded(path, n, timeout=20):
+    """Waits until the recording at *path* holds n intervals (the recorder
+    flushes each one as a whole)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        rc, out, err = report_raw("-o", "json", path)
+        got = len(group_intervals(parse_json_lines(out.splitlines(keepends=True)))) \
+            if rc == 0 else 0
+        if got >= n:
+            return
+        assert time.monotonic() < deadline, \
+            f"{path}: {got} of {n} intervals recorded after {timeout}s ({rc}: {err})"
+        time.sleep(0.1)
+
+
 def test_recording_replays_like_live_and_ground_truth():
     require_root()
     with tempfile.TemporaryDirectory() as d, Workload("burn", 400, "faults", 5000,
                                                       cpus="0") as wl:
         path = os.path.join(d, "run.jsonl.gz")
         wl.ready()
-        rec = subprocess.Popen([TDTOP, "record", "-o", path, "-e", "cpu-clock,page-faults",
-                                "-d", "0.3"], stderr=subprocess.PIPE)
-        with Tdtop("-e", "cpu-clock,page-faults", "-d", "0.3") as live:
+        evs = "cpu-clock,page-faults"
+        with Child([TDTOP, "record", "-o", path, "-e", evs, "-d", "0.3"]) as rec, \
+                Tdtop("-e", evs, "-d", "0.3") as live:
             live.wait_intervals(1)
-            wl.go()
-            wl.done()
+            # both attached before the go: both see the whole workload
+            wait_recorded(path, 1)
+            wl.run()
             wl.finish()
             live.wait_exited(wl.pid)
-            time.sleep(0.4)
-            rec.send_signal(signal.SIGINT)
-            assert rec.wait(10) == 0, rec.stderr.read()
-            assert live.stop() == 0
-            live_ivs = live.intervals()
-        assert b"recorded" in rec.stderr.read()
+            # a stop signal still records the interval it cut short
+            assert rec.stop() == 0, rec.stderr()
+            live_ivs = live.finish()
+        assert "recorded" in rec.stderr()
         rep_ivs = report_intervals(path)
         for name, ivs in (("report", rep_ivs), ("live", live_ivs)):
             rows = rows_of(ivs, wl.pid)
             assert rows, f"{name}: no rows for the workload"
             assert_close(f"{name} cpu_ns vs the workload", sum_rows(rows), wl.delta("cpu_ns"),
-                         slack=5 * MS)
+                         slack=5 * MS + wl.stolen_ns)
             assert_close(f"{name} page-faults vs rusage", sum_rows(rows, "page-faults"),
                          wl.delta("self", "minflt") + wl.delta("self", "majflt"), slack=40)
             assert any(r.get("exited") for r in rows), f"{name}: exit not reported"
@@ -79,13 +92,11 @@ def test_killed_recorder_leaves_a_readable_file():
     with tempfile.TemporaryDirectory() as d:
         for name in ("plain.jsonl", "zipped.jsonl.gz"):
             path = os.path.join(d, name)
-            rec = subprocess.Popen([TDTOP, "record", "-o", path, "-e", "cpu-clock",
-                                    "-d", "0.1"], stderr=subprocess.DEVNULL)
-            time.sleep(1.2)
-            rec.kill()
-            rec.wait(10)
+            with Child([TDTOP, "record", "-o", path, "-e", "cpu-clock", "-d", "0.1"]) as rec:
+                wait_recorded(path, 3)
+                rec.proc.kill()
             ivs = report_intervals(path)
-            assert len(ivs) >= 3, f"{name}: only {len(ivs)} intervals after 1.2 s"
+            assert len(ivs) >= 3, f"{name}: only {len(ivs)} intervals after the kill"
 
 
 def test_bad_recordings_fail_cleanly():
@@ -165,20 +176,31 @@ def check(path, expected, level=1):
     return iv
 
 
-def test_crafted_perf_metrics_level1_and_level2():
-    ev = [("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
-          ("topdown-bad-spec", "bad-spec", 1), ("topdown-fe-bound", "fe-bound", 1),
-          ("topdown-be-bound", "be-bound", 1), ("topdown-heavy-ops", "heavy-ops", 1),
-          ("topdown-br-mispredict", "br-mispredict", 1), ("topdown-fetch-lat", "fetch-lat", 1),
-          ("topdown-mem-bound", "mem-bound", 1)]
+@contextlib.contextmanager
+def crafted(events, parts, method, tasks):
+    """The path of a recording of one interval of *tasks* by *events* on
+    *parts* (see header() and recording()), for a with block."""
     with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "spr.jsonl")
-        recording(path, header(ev, [("cpu", "perf_metrics", 0, 9, 0, False)], "perf_metrics"), [
-            # metric sum 1000 (not slots): fractions are count / 1000
-            (10, "alu", [1020, 700, 50, 150, 100, 100, 30, 120, 60]),
-            (11, "chase", [5000, 500, 250, 250, 4000, 0, 100, 100, 3500]),
-            (12, "idle-ish", [500, 100, 100, 100, 200, 0, 0, 0, 0]),  # < 1000 slots
-        ])
+        path = os.path.join(d, "crafted.jsonl")
+        recording(path, header(events, parts, method), tasks)
+        yield path
+
+
+# perf_metrics level 1: slots and one metric a node
+PERF_METRICS_L1 = [("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
+                   ("topdown-bad-spec", "bad-spec", 1), ("topdown-fe-bound", "fe-bound", 1),
+                   ("topdown-be-bound", "be-bound", 1)]
+
+
+def test_crafted_perf_metrics_level1_and_level2():
+    ev = PERF_METRICS_L1 + [
+        ("topdown-heavy-ops", "heavy-ops", 1), ("topdown-br-mispredict", "br-mispredict", 1),
+        ("topdown-fetch-lat", "fetch-lat", 1), ("topdown-mem-bound", "mem-bound", 1)]
+    # metric sum 1000 (not slots): fractions are count / 1000
+    tasks = [(10, "alu", [1020, 700, 50, 150, 100, 100, 30, 120, 60]),
+             (11, "chase", [5000, 500, 250, 250, 4000, 0, 100, 100, 3500]),
+             (12, "idle-ish", [500, 100, 100, 100, 200, 0, 0, 0, 0])]  # < 1000 slots
+    with crafted(ev, [("cpu", "perf_metrics", 0, 9, 0, False)], "perf_metrics", tasks) as path:
         check(path, {
             "alu": {"retiring": 0.7, "bad_speculation": 0.05, "frontend_bound": 0.15,
                     "backend_bound": 0.1},
@@ -201,32 +223,27 @@ def test_crafted_intel_generic_with_scale():
           ("topdown-slots-retired", "slots-retired", 1),
           ("topdown-fetch-bubbles", "fetch-bubbles", 1),
           ("topdown-recovery-bubbles", "recovery-bubbles", 4)]
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "skl.jsonl")
-        # 1000 cycles * 4 = 4000 slots; retired 2000 -> 0.5; fetch 400 -> 0.1;
-        # bad spec = (2400 - 2000 + 4 * 50) / 4000 = 0.15; backend the rest 0.25
-        recording(path, header(ev, [("cpu", "intel_generic", 0, 5, 0, False)],
-                               "intel_generic"),
-                  [(20, "skl", [1000, 2400, 2000, 400, 50])])
+    # 1000 cycles * 4 = 4000 slots; retired 2000 -> 0.5; fetch 400 -> 0.1;
+    # bad spec = (2400 - 2000 + 4 * 50) / 4000 = 0.15; backend the rest 0.25
+    with crafted(ev, [("cpu", "intel_generic", 0, 5, 0, False)], "intel_generic",
+                 [(20, "skl", [1000, 2400, 2000, 400, 50])]) as path:
         check(path, {"skl": {"retiring": 0.5, "frontend_bound": 0.1, "bad_speculation": 0.15,
                              "backend_bound": 0.25}})
 
 
 def test_crafted_hybrid_merges_by_slots():
-    ev = [("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
-          ("topdown-bad-spec", "bad-spec", 1), ("topdown-fe-bound", "fe-bound", 1),
-          ("topdown-be-bound", "be-bound", 1),
-          ("cpu_atom/topdown-retiring/", "retiring", 1), ("cpu_atom/topdown-fe-bound/", "fe-bound", 1),
-          ("cpu_atom/topdown-be-bound/", "be-bound", 1), ("cpu_atom/cycles/", "cycles", 1)]
-    parts = [("cpu_core", "perf_metrics", 0, 5, 0, False), ("cpu_atom", "intel_atom", 5, 9, 5, False)]
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "adl.jsonl")
-        # P-core: 6000 slots, retiring 0.5, bad 0.1, fe 0.2, be 0.2 (sum of metrics 6000)
-        # E-core: 5 * 400 = 2000 slots, retiring 1000 -> 0.5, fe 200 -> 0.1, be 600 -> 0.3,
-        #         bad spec the rest 0.1.  Merged by slots (6000 + 2000):
-        #         retiring 0.5, bad 0.1, fe (1200 + 200) / 8000 = 0.175, be (1200 + 600) / 8000
-        recording(path, header(ev, parts, "perf_metrics+intel_atom"),
-                  [(30, "both", [6000, 3000, 600, 1200, 1200, 1000, 200, 600, 400])])
+    ev = PERF_METRICS_L1 + [
+        ("cpu_atom/topdown-retiring/", "retiring", 1),
+        ("cpu_atom/topdown-fe-bound/", "fe-bound", 1),
+        ("cpu_atom/topdown-be-bound/", "be-bound", 1), ("cpu_atom/cycles/", "cycles", 1)]
+    parts = [("cpu_core", "perf_metrics", 0, 5, 0, False),
+             ("cpu_atom", "intel_atom", 5, 9, 5, False)]
+    # P-core: 6000 slots, retiring 0.5, bad 0.1, fe 0.2, be 0.2 (sum of metrics 6000)
+    # E-core: 5 * 400 = 2000 slots, retiring 1000 -> 0.5, fe 200 -> 0.1, be 600 -> 0.3,
+    #         bad spec the rest 0.1.  Merged by slots (6000 + 2000):
+    #         retiring 0.5, bad 0.1, fe (1200 + 200) / 8000 = 0.175, be (1200 + 600) / 8000
+    with crafted(ev, parts, "perf_metrics+intel_atom",
+                 [(30, "both", [6000, 3000, 600, 1200, 1200, 1000, 200, 600, 400])]) as path:
         check(path, {"both": {"retiring": 0.5, "bad_speculation": 0.1,
                               "frontend_bound": 0.175, "backend_bound": 0.225}})
 
@@ -235,12 +252,10 @@ def test_crafted_amd_zen4():
     ev = [("ls_not_halted_cyc", "cycles", 1), ("de_src_op_disp.all", "dispatched", 1),
           ("ex_ret_ops", "retired-ops", 1), ("no_ops_from_frontend", "no-ops-frontend", 1),
           ("backend_stalls", "backend-stalls", 1), ("smt_contention", "smt-contention", 1)]
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "zen4.jsonl")
-        # 6 * 1000 = 6000 slots: retiring 3000 -> 0.5, bad spec (3600 - 3000) -> 0.1,
-        # frontend 1200 -> 0.2, backend 900 -> 0.15, smt 300 -> 0.05
-        recording(path, header(ev, [("cpu", "amd_zen", 0, 6, 6, False)], "amd_zen"),
-                  [(40, "zen", [1000, 3600, 3000, 1200, 900, 300])])
+    # 6 * 1000 = 6000 slots: retiring 3000 -> 0.5, bad spec (3600 - 3000) -> 0.1,
+    # frontend 1200 -> 0.2, backend 900 -> 0.15, smt 300 -> 0.05
+    with crafted(ev, [("cpu", "amd_zen", 0, 6, 6, False)], "amd_zen",
+                 [(40, "zen", [1000, 3600, 3000, 1200, 900, 300])]) as path:
         check(path, {"zen": {"retiring": 0.5, "bad_speculation": 0.1, "frontend_bound": 0.2,
                              "backend_bound": 0.15}})
         rc, out, err = report("-o", "json", path)
@@ -252,11 +267,9 @@ def test_crafted_arm_neoverse():
           ("op_spec", "op-spec", 1), ("stall_slot", "stall-slot", 1),
           ("stall_slot_frontend", "stall-slot-fe", 1),
           ("stall_slot_backend", "stall-slot-be", 1)]
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "n2.jsonl")
-        # 5 * 1000 slots; stall 2000 (fe 500, be 1500); op_retired / op_spec = 0.75
-        # frontend 0.1, backend 0.3, retiring 0.75 * 0.6 = 0.45, bad spec 0.25 * 0.6 = 0.15
-        recording(path, header(ev, [("armv8_pmuv3_0", "arm", 0, 6, 5, False)], "arm"),
-                  [(50, "arm", [1000, 3000, 4000, 2000, 500, 1500])])
+    # 5 * 1000 slots; stall 2000 (fe 500, be 1500); op_retired / op_spec = 0.75
+    # frontend 0.1, backend 0.3, retiring 0.75 * 0.6 = 0.45, bad spec 0.25 * 0.6 = 0.15
+    with crafted(ev, [("armv8_pmuv3_0", "arm", 0, 6, 5, False)], "arm",
+                 [(50, "arm", [1000, 3000, 4000, 2000, 500, 1500])]) as path:
         check(path, {"arm": {"frontend_bound": 0.1, "backend_bound": 0.3, "retiring": 0.45,
                              "bad_speculation": 0.15}})

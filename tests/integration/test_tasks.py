@@ -3,8 +3,8 @@
 reported (with their exit), more threads run in an interval than the change
 lists hold, and a full task map loses no time, it only moves it to the
 "lost" bucket."""
-from tdtest import (NCPUS, Workload, assert_close, assert_conservation, observe,
-                    require_root, sum_rows)
+from tdtest import (FREE_S, NCPUS, Workload, assert_close, assert_conservation, observe,
+                    require_root, rows_of, sum_rows)
 
 MS = 1000000
 SPAWN = 1500
@@ -36,7 +36,7 @@ def test_short_lived_processes_all_reported():
             for r in rs:
                 if r["type"] == "process" and r["pid"] in children and r.get("exited"):
                     # all children were reaped before the workload reported
-                    assert iv["ts"] - iv["interval_s"] <= wl.done_time + 0.1, \
+                    assert iv["ts"] - iv["interval_s"] <= wl.done_time + FREE_S, \
                         f"child {r['pid']}'s exit reported in a later interval"
                 if r["type"] == "process" and r["pid"] in children:
                     assert r["pid"] not in last or not last[r["pid"]][1], \
@@ -46,9 +46,9 @@ def test_short_lived_processes_all_reported():
         assert truth >= SPAWN * 200000, f"children used only {truth} ns"
         # rusage is in µs; each child also pays fork/exit work on both sides
         assert_close("children cpu_ns vs RUSAGE_CHILDREN", sum_rows(rows), truth,
-                     rel=0.05, slack=10 * MS)
+                     rel=0.05, slack=10 * MS + wl.stolen_ns)
         assert_close("children cpu-clock vs RUSAGE_CHILDREN", sum_rows(rows, "cpu-clock"),
-                     truth, rel=0.05, slack=10 * MS)
+                     truth, rel=0.05, slack=10 * MS + wl.stolen_ns)
 
 
 def test_more_threads_than_the_change_lists_hold():
@@ -62,7 +62,7 @@ def test_more_threads_than_the_change_lists_hold():
     evs = ("cpu-clock", "context-switches")
     with Workload("threads", n, 1200) as wl:
         ivs = observe(wl, "-H", "-e", ",".join(evs), "-d", "0.4", "--max-tasks", "16384")
-        rows = [r for _, rs in ivs for r in rs if r["pid"] == wl.pid]
+        rows = rows_of(ivs, wl.pid, kind=None)
         busiest = max(len({r["tid"] for r in rs if r["pid"] == wl.pid}) for _, rs in ivs)
         assert busiest > CHANGE_LIST_LEN * NCPUS, \
             f"at most {busiest} threads ran in one interval: no change list overflowed"

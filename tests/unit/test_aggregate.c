@@ -120,10 +120,33 @@ TEST(aggregate_sort_keys)
 	CHECK_INT(sort_key__parse("backend", names, 2, &k), 0);
 	CHECK_INT(k.kind, SORT_TD);
 	CHECK_STR(td_fields[k.field].key, "backend_bound");
+	CHECK_INT(sort_key__parse("cpu_pct", names, 2, &k), 0);
+	CHECK_INT(k.kind, SORT_CPU);
 	CHECK_INT(sort_key__parse("ipc", names, 2, &k), 0);
 	CHECK_INT(k.field, TD_SORT_IPC);
 	CHECK_INT(sort_key__parse("bogus", names, 2, &k), -1);
 	CHECK_INT(sort_key__parse("", names, 2, &k), -1);
+}
+
+/* Every TopDown field by its JSON name and by its short alias. */
+TEST(aggregate_sort_keys_json_names_and_aliases)
+{
+	struct sort_key k;
+
+	for (int i = 0; i < nr_td_fields; i++) {
+		CHECK_INT(sort_key__parse(td_fields[i].key, names, 2, &k), 0);
+		CHECK_INT(k.kind, SORT_TD);
+		CHECK_INT(k.field, i);
+		CHECK_INT(sort_key__parse(td_fields[i].sort, names, 2, &k), 0);
+		CHECK_INT(k.kind, SORT_TD);
+		CHECK_INT(k.field, i);
+	}
+	CHECK_INT(sort_key__parse("bad_speculation", names, 2, &k), 0);
+	CHECK_STR(td_fields[k.field].sort, "bad-spec");
+	CHECK_INT(sort_key__parse("heavy_operations", names, 2, &k), 0);
+	CHECK_STR(td_fields[k.field].sort, "heavy-ops");
+	/* names are case-sensitive, as in JSON */
+	CHECK_INT(sort_key__parse("BAD_SPECULATION", names, 2, &k), -1);
 }
 
 TEST(aggregate_comm_filter_and_td_sort)

@@ -157,3 +157,18 @@ TEST(options_usage_text_mentions_exit_codes)
 	CHECK(strstr(buf, "--events") && strstr(buf, "--list-events") && strstr(buf, "--max-tasks"));
 	free(buf);
 }
+
+/* The exporter serves until stopped: its help offers no -n, which it refuses. */
+TEST(options_usage_exporter_has_no_iterations)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct options o;
+
+	options_usage(f, CMD_EXPORTER);
+	fclose(f);
+	CHECK(buf && !strstr(buf, "--iterations") && strstr(buf, "--max-tasks"));
+	free(buf);
+	CHECK_INT(parse(&o, (const char *[]){ "tdtop", "exporter", "-n", "1", NULL }), -EINVAL);
+}
