@@ -336,6 +336,7 @@ def test_tui_cgroup_view():
         pane.keys("F5")
         pane.wait_for(lambda s: status_line(s, "cgroups sorted, with full paths"), KEY_S, "flat")
         # flat and sorted by name: full paths in path order, none indented
+        pane.keys("Down")   # a key: the message makes way for the status line
         sort_by(pane, "name")
         t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "sort name ")
                                    and t.row(burn)), KEY_S, "sort by name")
@@ -395,7 +396,7 @@ def test_tui_cgroup_key_needs_cgroup_mode():
 def test_tui_empty_cgroup_view():
     """A cgroup none of whose tasks ran: no column titles, and a line that says so."""
     require_root()
-    with Cgroups("burn") as cg, TuiTuiPane() as pane:
+    with Cgroups("burn") as cg, TuiPane() as pane:
         cmd = " ".join(shlex.quote(a) for a in
                        [TDTOP, "--by", "cgroup", "-c", cg.rel("burn"), "-d", "0.5"])
         pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
