@@ -545,6 +545,17 @@ static unsigned int move_cursor(struct tui_state *st, int key)
 	return TUI_REDRAW;
 }
 
+const char *tui_empty_text(const struct tui_state *st)
+{
+	if (st->by == BY_CGROUP)
+		return st->nr_pids || st->cg_filter[0] ? "no cgroup matches the filter"
+						       : "no cgroups charged yet: none of their "
+							 "tasks ran in this interval";
+	if (st->nr_pids || st->comm[0] || st->user_filter)
+		return "no task matches the filter";
+	return st->cg_within ? "no task of this cgroup ran in this interval" : "no task ran";
+}
+
 static unsigned int filter_prompt(struct tui_state *st)
 {
 	return tui_state__open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);

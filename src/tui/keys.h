@@ -219,6 +219,9 @@ const char *tui_signal_name(int sig);
 /* The F9 question: which signal goes to which process. */
 void tui_confirm_text(const struct tui_state *st, char *buf, size_t size);
 
+/* What an empty table says instead of rows: why there are none. */
+const char *tui_empty_text(const struct tui_state *st);
+
 /* Whether a row's name (a cgroup row's path) contains *text*, ignoring case. */
 bool tui_row_matches(const struct row *r, const char *text);
 

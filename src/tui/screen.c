@@ -103,18 +103,6 @@ static void draw_row(struct tui *t, int y, const struct interval *iv, const stru
 		tui_users__forget(t->users, r->pid);
 }
 
-/* An empty table says why, without column titles for rows that are not there. */
-static const char *empty_text(const struct tui_state *st)
-{
-	if (st->by == BY_CGROUP)
-		return st->nr_pids || st->cg_filter[0] ? "no cgroup matches the filter"
-						       : "no cgroups charged yet: none of their "
-							 "tasks ran in this interval";
-	if (st->nr_pids || st->comm[0] || st->user_filter)
-		return "no task matches the filter";
-	return st->cg_within ? "no task of this cgroup ran in this interval" : "no task ran";
-}
-
 static void draw_table(struct tui *t, int y, int bottom)
 {
 	struct tui_col cols[TUI_MAX_COLS];
@@ -125,7 +113,8 @@ static void draw_table(struct tui *t, int y, int bottom)
 	tui_list__set_page(l, page > 0 ? (size_t)page : 1);
 	tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (!t->iv.nr_rows) {
-		tui_put(y, 0, A_NORMAL, empty_text(&t->st));
+		/* no column titles for rows that are not there */
+		tui_put(y, 0, A_NORMAL, tui_empty_text(&t->st));
 		return;
 	}
 	draw_col_titles(t, y++, cols, n);

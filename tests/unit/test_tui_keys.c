@@ -1006,3 +1006,24 @@ TEST(tui_help_scrolls_with_the_arrows)
 	tui_state__key(&st, KEY_LEFT);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);
 }
+
+TEST(tui_empty_views_say_why)
+{
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	CHECK_STR(tui_empty_text(&st), "no task ran");
+	type(&st, "/x\n");
+	CHECK_STR(tui_empty_text(&st), "no task matches the filter");
+	tui_state__key(&st, 27);
+	st.user_filter = true;
+	CHECK_STR(tui_empty_text(&st), "no task matches the filter");
+	st.user_filter = false;
+	st.cg_within = 9;
+	CHECK_STR(tui_empty_text(&st), "no task of this cgroup ran in this interval");
+	/* cgroup rows: none charged yet, never a process table's words */
+	init_cg(&st, BY_CGROUP, true);
+	CHECK(strstr(tui_empty_text(&st), "no cgroups charged yet") == tui_empty_text(&st));
+	type(&st, "/a.slice\n");
+	CHECK_STR(tui_empty_text(&st), "no cgroup matches the filter");
+}
