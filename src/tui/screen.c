@@ -201,12 +201,15 @@ static void draw_keybar(struct tui *t, int y)
 
 	tui_line__init(&l, COLS);
 	for (; k->key; k++) {
-		int at = tui_line__add(&l, "", "%s%-6s", k->key, k->label);
+		/* six cells at least, as htop's, and a blank before the next key */
+		int width = (int)strlen(k->label) < 6 ? 6 : (int)strlen(k->label) + 1;
+		int at = tui_line__add(&l, "", "%s%-*s", k->key, width, k->label);
 
 		if (at < 0)
 			continue;
 		tui_put(y, at, A_NORMAL, k->key);
-		tui_putf(y, at + (int)strlen(k->key), tui_attr_label(t->color), "%-6s", k->label);
+		tui_putf(y, at + (int)strlen(k->key), tui_attr_label(t->color), "%-*s", width,
+			 k->label);
 	}
 }
 
