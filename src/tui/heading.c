@@ -233,14 +233,6 @@ static const char *grouping(const struct tui_state *st)
 	return st->tree ? "process tree" : "processes";
 }
 
-/* Cgroup rows are sorted by their name, not by a command's. */
-static const char *sort_name(const struct tui *t)
-{
-	if (t->st.by == BY_CGROUP && t->st.sort.kind == SORT_COMM)
-		return "name";
-	return tui_sort_name(&t->st.sort, t->o->names, t->o->nr_events);
-}
-
 static const char *prompt_label(enum tui_prompt p)
 {
 	switch (p) {
@@ -281,7 +273,8 @@ static void draw_view(struct tui *t, int y, int x, bool keybar)
 	struct tui_line l;
 
 	tui_line__init(&l, COLS - x);
-	tui_line__add(&l, "", "sort %s%s", sort_name(t), st->reverse ? " reversed" : "");
+	tui_line__add(&l, "", "sort %s%s", tui_state__sort_text(st, &st->sort),
+		      st->reverse ? " reversed" : "");
 	if (st->cg_within)
 		tui_line__add(&l, "  ", "%s in %s (Esc: back)", grouping(st), st->cg_name);
 	else

@@ -449,18 +449,19 @@ static unsigned int toggle_tree(struct tui_state *st)
 	return TUI_REBUILD | TUI_REDRAW;
 }
 
-static const char *sort_text(const struct tui_state *st)
+const char *tui_state__sort_text(const struct tui_state *st, const struct sort_key *k)
 {
-	if (st->by == BY_CGROUP && st->sort.kind == SORT_COMM)
+	if (st->by == BY_CGROUP && k->kind == SORT_COMM)
 		return "name";
-	return tui_sort_name(&st->sort, st->names, st->nr_events);
+	return tui_sort_name(k, st->names, st->nr_events);
 }
 
 /* I: the other order. */
 static unsigned int invert_sort(struct tui_state *st)
 {
 	st->reverse = !st->reverse;
-	tui_state__msg(st, false, "sort %s%s", sort_text(st), st->reverse ? ", reversed" : "");
+	tui_state__msg(st, false, "sort %s%s", tui_state__sort_text(st, &st->sort),
+		       st->reverse ? ", reversed" : "");
 	return TUI_REBUILD | TUI_REDRAW;
 }
 
@@ -500,12 +501,12 @@ static bool has_filter(const struct tui_state *st)
 static unsigned int escape(struct tui_state *st)
 {
 	if (has_filter(st)) {
-		if (st->by == BY_CGROUP)
+		if (st->by == BY_CGROUP) {
 			st->cg_filter[0] = '\0';
-		else
+		} else {
 			st->comm[0] = '\0';
-		if (st->by != BY_CGROUP)
 			st->user_filter = false;
+		}
 		tui_state__msg(st, false, "filter cleared");
 		return tui_state__filter_changed(st);
 	}

@@ -219,10 +219,7 @@ static bool sort_item(const struct tui_state *st, size_t i, char *buf, size_t si
 		buf[0] = '\0';
 		return false;
 	}
-	/* cgroup rows sort by their name, not by a command's */
-	snprintf(buf, size, "%s", st->by == BY_CGROUP && keys[i].kind == SORT_COMM
-					  ? "name"
-					  : tui_sort_name(&keys[i], st->names, st->nr_events));
+	snprintf(buf, size, "%s", tui_state__sort_text(st, &keys[i]));
 	return tui_sort_index(&st->sort, &keys[i], 1) == 0;
 }
 
