@@ -579,16 +579,16 @@ int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err
 
 	err[0] = '\0';
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return errmsg(err, errlen, 1,
+		return errmsg(err, errlen, -ENOTTY,
 			      "the interactive view needs a terminal (use -b for text output)");
 	t.plain = tui_plain_needed(t.plain_why, sizeof(t.plain_why));
 	settings_load(&set, &o);
 	if (tui_state__init(&t.st, &o, src->live, err, errlen))
-		return 1;
+		return -EINVAL;
 	tui_rc__from_state(&set.start, &t.st);
 	t.users = tui_users__new();
 	if (!t.users)
-		return errmsg(err, errlen, 1, "out of memory");
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
 	ret = run_screen(&t);
 	settings_save(&set, &t.st, !ret);
 	if (t.have_iv)
@@ -597,5 +597,5 @@ int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err
 	sample__free(&t.smp[0]);
 	sample__free(&t.smp[1]);
 	tui_users__free(t.users);
-	return ret ? 1 : 0;
+	return ret ? -1 : 0;
 }
