@@ -196,6 +196,7 @@ static int replay__show(struct replay *r, const struct options *o, char *err, si
 		.nr_events = r->pipe.nr_events,
 		.topdown = r->pipe.topdown,
 		.color = true,
+		.cmdline = cmd_tui_overrides(o),
 		.note = r->sort_note,
 	};
 

@@ -2,7 +2,14 @@
 /* tdtop on a terminal: the live session shown in the interactive view. */
 #include "commands.h"
 #include "startup.h"
+#include "tui/rc.h"
 #include "tui/tui.h"
+
+unsigned int cmd_tui_overrides(const struct options *o)
+{
+	return (o->sort ? TUI_RC_SORT : 0) | (o->delay_given ? TUI_RC_DELAY : 0) |
+	       (o->level_given ? TUI_RC_LEVEL : 0);
+}
 
 static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 {
@@ -60,6 +67,7 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 		.nr_events = st->pipe.nr_events,
 		.topdown = st->pipe.topdown,
 		.color = true,
+		.cmdline = cmd_tui_overrides(o),
 		.note = s->sort_note,
 	};
 
@@ -67,16 +75,21 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 	return tui_run(&src, &t, err, errlen) ? EXIT_RUNTIME : EXIT_OK;
 }
 
-int cmd_tui(const struct options *o, const char *sysfs, char *err, size_t errlen)
+int cmd_tui(const struct options *opts, const char *sysfs, char *err, size_t errlen)
 {
+	struct options o = *opts;
+	int saved = o.level_given ? 0 : tui_rc_saved_level();
 	struct session s;
 	int ret;
 
-	ret = session__open(&s, o, sysfs, err, errlen);
+	/* the counters of a saved level are opened from the start */
+	if (saved)
+		o.level = saved;
+	ret = session__open(&s, &o, sysfs, err, errlen);
 	if (!ret)
-		ret = session__start(&s, o, sysfs, err, errlen);
+		ret = session__start(&s, &o, sysfs, err, errlen);
 	if (!ret)
-		ret = screen_show(&s, o, err, errlen);
+		ret = screen_show(&s, &o, err, errlen);
 	session__close(&s);
 	return ret;
 }

@@ -18,6 +18,9 @@ int cmd_batch(const struct options *o, const char *sysfs, char *err, size_t errl
 /* tdtop on a terminal: the interactive view. */
 int cmd_tui(const struct options *o, const char *sysfs, char *err, size_t errlen);
 
+/* The interactive view's saved settings the command line overrides (TUI_RC_* of tui/rc.h). */
+unsigned int cmd_tui_overrides(const struct options *o);
+
 /* tdtop record -o FILE */
 int cmd_record(const struct options *o, const char *sysfs, char *err, size_t errlen);
 

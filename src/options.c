@@ -346,7 +346,7 @@ static int set_number(struct options *o, const struct number_option *n, const ch
 	case OPT_TOP: o->top = (size_t)v; break;
 	case OPT_MAX_TASKS: o->max_tasks = (size_t)v; break;
 	case OPT_CGROUP_DEPTH: o->cgroup_depth = (int)v; break;
-	case 'l': o->level = (int)v; break;
+	case 'l': o->level = (int)v; o->level_given = true; break;
 	}
 	return 0;
 }
@@ -389,6 +389,7 @@ static int set_value(struct options *o, int opt, const char *arg, char *err, siz
 		o->cgroup = arg;
 		break;
 	case 'd':
+		o->delay_given = true;
 		return parse_seconds(arg, "delay", &o->delay_s, err, errlen);
 	case OPT_DURATION:
 		return parse_seconds(arg, "duration", &o->duration_s, err, errlen);

@@ -45,6 +45,7 @@ struct options {
 	const char *cgroup;	/* -c: only this cgroup and below */
 	int cgroup_depth;	/* 0: any */
 	double delay_s;
+	bool delay_given;	/* -d: the interactive view's saved delay does not apply */
 	long iterations;	/* 0: until interrupted */
 	bool batch;
 	enum output_format format;
@@ -55,6 +56,7 @@ struct options {
 	bool list_events;
 	bool list;		/* --list: TopDown discovery report */
 	int level;		/* TopDown level asked for: 1 or 2 */
+	bool level_given;	/* -l: the interactive view's saved level does not apply */
 	bool strict;		/* no fallback when TopDown is unavailable */
 	bool allow_smt;		/* per-task TopDown although SMT shares counters */
 	bool verbose;

@@ -171,6 +171,7 @@ static void row_init(struct row *r, enum row_kind kind, const struct task_delta 
 	r->tid = kind == ROW_THREAD ? (int)t->tid : (int)t->pid;
 	memcpy(r->comm, kind == ROW_THREAD ? t->comm : t->pcomm, TASK_COMM_LEN);
 	memcpy(r->user, t->user, sizeof(r->user));
+	r->uid = t->uid;
 	r->exited = t->exited;
 	r->cgroup_id = t->cgroup_id;
 }
@@ -276,6 +277,7 @@ static void process_rows(const struct task_delta **tasks, size_t n, struct row *
 				leader_seen = true;
 				memcpy(r->comm, t->comm, TASK_COMM_LEN);
 				memcpy(r->user, t->user, sizeof(r->user));
+				r->uid = t->uid;
 				r->exited = t->exited;
 			}
 		}

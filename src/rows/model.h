@@ -32,6 +32,7 @@ struct row {
 	int tid;		/* thread rows only; == pid for process rows */
 	char comm[TASK_COMM_LEN];
 	char user[USER_NAME_LEN]; /* the owner as recorded, "" when unknown */
+	__u32 uid;		/* its uid, when user[0] */
 	bool exited;		/* last report: the task (or process) is gone */
 	int nr_threads;		/* process rows: threads charged this interval;
 				 * cgroup rows: tasks, descendants' included */

@@ -5,6 +5,7 @@
  * curses calls here.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,32 +20,48 @@
 #define EVENT_MAX_WIDTH 12
 #define TASKS_WIDTH 5
 
-/* Lower ranks leave first when the columns do not fit. */
+/*
+ * Lower ranks leave first when the columns do not fit. GROW_* are no
+ * columns: the extra width of one (CGROUP above its minimum, the level-1
+ * titles' long form).
+ */
 enum drop_rank {
 	DROP_BAR,
 	DROP_RATE,
+	GROW_CGROUP,
+	GROW_LEVEL1,
 	DROP_USER,
 	DROP_IPC,
-	DROP_LEVEL1,
+	DROP_L2_RETIRING,	/* level-2 nodes by parent: leave together */
+	DROP_L2_BAD_SPEC,
+	DROP_L2_FRONTEND,
+	DROP_L2_BACKEND,
 	DROP_TASKS,
-	DROP_RIGHT,
+	DROP_COUNT,
+	DROP_CPU,
+	DROP_LEVEL1,		/* a part of level 1 would read as a breakdown: all or none */
+	DROP_TID,
 	DROP_NEVER,
 };
+
+#define LEVEL1_SHORT_WIDTH 5
 
 static const struct {
 	const char *title;	/* column title */
 	const char *name;	/* spelled out, for the header and detail view */
 	size_t off;		/* of the fraction in struct td_result */
 	int width;
+	const char *short_title;	/* level 1 in LEVEL1_SHORT_WIDTH cells */
 } td_nodes[TUI_TD_NR] = {
-	[TUI_TD_RETIRING] = { "Retiring", "Retiring", offsetof(struct td_result, retiring), 8 },
+	[TUI_TD_RETIRING] = { "Retiring", "Retiring", offsetof(struct td_result, retiring), 8,
+			      "Retir" },
 	[TUI_TD_BAD_SPEC] = { "Bad Spec", "Bad Speculation",
-			      offsetof(struct td_result, bad_speculation), 8 },
+			      offsetof(struct td_result, bad_speculation), 8, "BadSp" },
 	[TUI_TD_FRONTEND] = { "Frontend", "Frontend Bound",
-			      offsetof(struct td_result, frontend_bound), 8 },
+			      offsetof(struct td_result, frontend_bound), 8, "Front" },
 	[TUI_TD_BACKEND] = { "Backend", "Backend Bound",
-			     offsetof(struct td_result, backend_bound), 8 },
-	/* five cells: all eight level-2 nodes fit 80 columns */
+			     offsetof(struct td_result, backend_bound), 8, "Back" },
+	/* five cells, as the short level-1 titles: "100.0" fits */
 	[TUI_TD_HEAVY_OPS] = { "Heavy", "Heavy Operations",
 			       offsetof(struct td_result, heavy_ops), 5 },
 	[TUI_TD_LIGHT_OPS] = { "Light", "Light Operations",
@@ -114,12 +131,42 @@ static const char *event_name(const struct tui_layout *l, int i)
 	return l->names && l->names[i] ? l->names[i] : "event";
 }
 
-/* The columns laid out so far, each with the rank at which it leaves. */
+static const struct {
+	const char *name;	/* in the rc file */
+	const char *desc;	/* in the F2 menu */
+} optional_cols[TUI_OPT_NR] = {
+	[TUI_OPT_USER] = { "user", "USER     the owner of the process" },
+	[TUI_OPT_CPU] = { "cpu", "CPU%     time on a CPU over the interval" },
+	[TUI_OPT_IPC] = { "ipc", "IPC      instructions per cycle" },
+	[TUI_OPT_BAR] = { "bar", "TopDown  the stacked level-1 bar" },
+	[TUI_OPT_COUNTS] = { "counts", "events   counts over the interval" },
+	[TUI_OPT_RATES] = { "rates", "events/s counts per second" },
+	[TUI_OPT_TASKS] = { "tasks", "TASKS    tasks of a cgroup row" },
+};
+
+const char *tui_optional_name(enum tui_optional opt)
+{
+	return (unsigned int)opt < TUI_OPT_NR ? optional_cols[opt].name : NULL;
+}
+
+const char *tui_optional_desc(enum tui_optional opt)
+{
+	return (unsigned int)opt < TUI_OPT_NR ? optional_cols[opt].desc : NULL;
+}
+
+/* Every column the layout asks for, each with the rank at which it leaves. */
 struct col_set {
 	struct tui_col *cols;
 	enum drop_rank *rank;
+	bool *keep;		/* shown at this width */
 	int n;
+	unsigned int hidden;
 };
+
+static bool shown(const struct col_set *s, enum tui_optional opt)
+{
+	return !(s->hidden & TUI_HIDE(opt));
+}
 
 static void add_col(struct col_set *s, enum drop_rank rank, enum tui_col_id id, int idx,
 		    int width, bool left, const char *title)
@@ -150,28 +197,32 @@ static void add_name_cols(struct col_set *s, const struct tui_layout *l)
 {
 	if (l->cgroups) {
 		add_col(s, DROP_NEVER, TUI_COL_CGROUP, l->cgroup_indent < 0 ? -1 : l->cgroup_indent,
-			TUI_CGROUP_MAX, true, "CGROUP");
-		add_col(s, DROP_TASKS, TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
+			TUI_CGROUP_MIN, true, "CGROUP");
+		if (shown(s, TUI_OPT_TASKS))
+			add_col(s, DROP_TASKS, TUI_COL_TASKS, 0, TASKS_WIDTH, false, "TASKS");
 		return;
 	}
 	add_col(s, DROP_NEVER, TUI_COL_PID, 0, PID_WIDTH, false, "PID");
-	if (l->threads)
-		add_col(s, DROP_RIGHT, TUI_COL_TID, 0, PID_WIDTH, false, "TID");
-	if (l->user)
+	if (l->threads || l->tree)
+		add_col(s, DROP_TID, TUI_COL_TID, 0, PID_WIDTH, false, "TID");
+	if (l->user && shown(s, TUI_OPT_USER))
 		add_col(s, DROP_USER, TUI_COL_USER, 0, TUI_USER_WIDTH, true, "USER");
-	add_col(s, DROP_NEVER, TUI_COL_COMM, 0, TASK_COMM_LEN - 1, true, "COMM");
+	add_col(s, DROP_NEVER, TUI_COL_COMM, l->tree, TASK_COMM_LEN - 1, true, "COMM");
 }
 
-/* The nodes of the level, IPC and the bar. */
+/* The nodes of the level (level 1 in its short form), IPC and the bar. */
 static void add_topdown_cols(struct col_set *s, const struct tui_layout *l)
 {
-	int nodes = l->level == 2 ? TUI_TD_NR : TUI_TD_HEAVY_OPS;
-
-	for (int i = 0; i < nodes; i++)
-		add_col(s, l->level == 2 && i < TUI_TD_HEAVY_OPS ? DROP_LEVEL1 : DROP_RIGHT,
-			TUI_COL_TD, i, td_nodes[i].width, false, td_nodes[i].title);
-	add_col(s, DROP_IPC, TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
-	add_col(s, DROP_BAR, TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
+	for (int i = 0; i < TUI_TD_HEAVY_OPS; i++)
+		add_col(s, DROP_LEVEL1, TUI_COL_TD, i, LEVEL1_SHORT_WIDTH, false,
+			td_nodes[i].short_title);
+	for (int i = TUI_TD_HEAVY_OPS; l->level == 2 && i < TUI_TD_NR; i++)
+		add_col(s, DROP_L2_RETIRING + (i - TUI_TD_HEAVY_OPS) / 2, TUI_COL_TD, i,
+			td_nodes[i].width, false, td_nodes[i].title);
+	if (shown(s, TUI_OPT_IPC))
+		add_col(s, DROP_IPC, TUI_COL_IPC, 0, IPC_WIDTH, false, "IPC");
+	if (shown(s, TUI_OPT_BAR))
+		add_col(s, DROP_BAR, TUI_COL_BAR, 0, TUI_BAR_MIN, true, "TopDown");
 }
 
 /* Each event's count, then each one's rate. */
@@ -179,27 +230,27 @@ static void add_event_cols(struct col_set *s, const struct tui_layout *l)
 {
 	int nr_events = clamp_int(l->nr_events, 0, MAX_EVENTS);
 
-	for (int i = 0; i < nr_events; i++) {
+	for (int i = 0; i < nr_events && shown(s, TUI_OPT_COUNTS); i++) {
 		const char *name = event_name(l, i);
 		int width = clamp_int((int)strlen(name), EVENT_MIN_WIDTH, EVENT_MAX_WIDTH);
 
-		add_col(s, DROP_RIGHT, TUI_COL_EVENT, i, width, false, name);
+		add_col(s, DROP_COUNT, TUI_COL_EVENT, i, width, false, name);
 	}
-	for (int i = 0; i < nr_events; i++)
+	for (int i = 0; i < nr_events && shown(s, TUI_OPT_RATES); i++)
 		add_rate_col(s, event_name(l, i), i);
 }
 
-static int all_columns(const struct tui_layout *l, struct tui_col *cols, enum drop_rank *rank)
+static void all_columns(struct col_set *s, const struct tui_layout *l)
 {
-	struct col_set s = { .cols = cols, .rank = rank };
-
-	add_name_cols(&s, l);
-	add_col(&s, DROP_RIGHT, TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
+	add_name_cols(s, l);
+	if (shown(s, TUI_OPT_CPU))
+		add_col(s, DROP_CPU, TUI_COL_CPU, 0, CPU_WIDTH, false, "CPU%");
 	if (l->topdown)
-		add_topdown_cols(&s, l);
+		add_topdown_cols(s, l);
 	else
-		add_event_cols(&s, l);
-	return s.n;
+		add_event_cols(s, l);
+	for (int i = 0; i < s->n; i++)
+		s->keep[i] = s->rank[i] == DROP_NEVER;
 }
 
 int tui_columns_width(const struct tui_col *cols, int n)
@@ -211,72 +262,195 @@ int tui_columns_width(const struct tui_col *cols, int n)
 	return w;
 }
 
-/* The rightmost of the columns that leave first; -1 when only fixed ones are left. */
-static int next_to_drop(const enum drop_rank *rank, int n)
+/* Cells left on a line of *width* after the columns kept so far. */
+static int room(const struct col_set *s, int width)
 {
-	int best = -1;
+	int used = -1;
 
-	for (int i = 0; i < n; i++)
-		if (rank[i] != DROP_NEVER && (best < 0 || rank[i] <= rank[best]))
-			best = i;
-	return best;
+	for (int i = 0; i < s->n; i++)
+		if (s->keep[i])
+			used += s->cols[i].width + 1;
+	return width - used;
 }
 
-static int drop(struct tui_col *cols, enum drop_rank *rank, int n, int i)
+static struct tui_col *find_col(struct col_set *s, enum tui_col_id id)
 {
-	memmove(&cols[i], &cols[i + 1], (n - i - 1) * sizeof(cols[0]));
-	memmove(&rank[i], &rank[i + 1], (n - i - 1) * sizeof(rank[0]));
-	return n - 1;
+	for (int i = 0; i < s->n; i++)
+		if (s->cols[i].id == id)
+			return &s->cols[i];
+	return NULL;
 }
 
-static int drop_rank(struct tui_col *cols, enum drop_rank *rank, int n, enum drop_rank r)
+/* The CGROUP column takes what is left, up to its maximum. */
+static void grow_cgroup(struct col_set *s, int width)
 {
-	for (int i = n - 1; i >= 0; i--)
-		if (rank[i] == r)
-			n = drop(cols, rank, n, i);
+	struct tui_col *c = find_col(s, TUI_COL_CGROUP);
+	int left = room(s, width);
+
+	if (c && left > 0)
+		c->width += left < TUI_CGROUP_MAX - c->width ? left : TUI_CGROUP_MAX - c->width;
+}
+
+static void level1_titles(struct col_set *s, bool full)
+{
+	for (int i = 0; i < s->n; i++) {
+		struct tui_col *c = &s->cols[i];
+
+		if (s->rank[i] != DROP_LEVEL1)
+			continue;
+		c->width = full ? td_nodes[c->idx].width : LEVEL1_SHORT_WIDTH;
+		snprintf(c->title, sizeof(c->title), "%s",
+			 full ? td_nodes[c->idx].title : td_nodes[c->idx].short_title);
+	}
+}
+
+/* The long level-1 titles when all four are shown and have the room. */
+static void grow_level1(struct col_set *s, int width)
+{
+	int extra = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		if (s->rank[i] != DROP_LEVEL1)
+			continue;
+		if (!s->keep[i])
+			return;
+		extra += td_nodes[s->cols[i].idx].width - LEVEL1_SHORT_WIDTH;
+	}
+	if (extra && extra <= room(s, width))
+		level1_titles(s, true);
+}
+
+/* The bar is last: it takes what is left, up to its maximum, or leaves. */
+static bool take_bar(struct col_set *s, int i, int width)
+{
+	int left = room(s, width) - 1;
+
+	if (left < TUI_BAR_MIN)
+		return false;
+	s->cols[i].width = left > TUI_BAR_MAX ? TUI_BAR_MAX : left;
+	s->keep[i] = true;
+	return true;
+}
+
+/* All columns of rank *r* if they fit together. */
+static void take_group(struct col_set *s, enum drop_rank r, int width)
+{
+	int need = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->rank[i] == r)
+			need += s->cols[i].width + 1;
+	if (!need || need > room(s, width))
+		return;
+	for (int i = 0; i < s->n; i++)
+		if (s->rank[i] == r)
+			s->keep[i] = true;
+}
+
+static bool is_group(enum drop_rank r)
+{
+	return r == DROP_LEVEL1 || (r >= DROP_L2_RETIRING && r <= DROP_L2_BACKEND);
+}
+
+static void fit_by_rank(struct col_set *s, int width)
+{
+	for (int r = DROP_NEVER - 1; r >= 0; r--) {
+		if (r == GROW_CGROUP)
+			grow_cgroup(s, width);
+		else if (r == GROW_LEVEL1)
+			grow_level1(s, width);
+		else if (is_group(r))
+			take_group(s, r, width);
+		for (int i = 0; i < s->n && !is_group(r); i++) {
+			if (s->rank[i] != (enum drop_rank)r)
+				continue;
+			if (s->cols[i].id == TUI_COL_BAR)
+				take_bar(s, i, width);
+			else if (s->cols[i].width + 1 <= room(s, width))
+				s->keep[i] = true;
+		}
+	}
+}
+
+/* Scrolled: the fixed columns, then from the *skip*-th other one on while they fit. */
+static void fit_scrolled(struct col_set *s, int width, int skip)
+{
+	bool full = false;
+
+	level1_titles(s, true);
+	for (int i = 0; i < s->n && !full; i++) {
+		if (s->rank[i] == DROP_NEVER || skip-- > 0)
+			continue;
+		if (s->cols[i].id == TUI_COL_BAR)
+			full = !take_bar(s, i, width);
+		else if (s->cols[i].width + 1 <= room(s, width))
+			s->keep[i] = true;
+		else
+			full = true;
+	}
+	grow_cgroup(s, width);
+}
+
+/* The kept columns moved to the front, in display order. */
+static int kept(struct col_set *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->keep[i])
+			s->cols[n++] = s->cols[i];
 	return n;
 }
 
-/* The CGROUP column when it can still give up width, else NULL. */
-static struct tui_col *shrinkable(struct tui_col *cols, int n)
+static void layout(struct col_set *s, const struct tui_layout *l, int width, int hscroll)
 {
-	for (int i = 0; i < n; i++)
-		if (cols[i].id == TUI_COL_CGROUP && cols[i].width > TUI_CGROUP_MIN)
-			return &cols[i];
-	return NULL;
+	s->n = 0;
+	s->hidden = l->hidden;
+	all_columns(s, l);
+	if (hscroll > 0)
+		fit_scrolled(s, width, hscroll);
+	else
+		fit_by_rank(s, width);
 }
 
 int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols)
 {
 	enum drop_rank rank[TUI_MAX_COLS];
-	int n = all_columns(l, cols, rank), total;
+	bool keep[TUI_MAX_COLS];
+	struct col_set s = { .cols = cols, .rank = rank, .keep = keep };
 
-	while ((total = tui_columns_width(cols, n)) > width) {
-		int i = next_to_drop(rank, n);
-		struct tui_col *cg = shrinkable(cols, n);
+	layout(&s, l, width, l->hscroll);
+	return kept(&s);
+}
 
-		/* a cgroup's name tells more than anything but the bar and the rates */
-		if (cg && (i < 0 || rank[i] > DROP_RATE)) {
-			cg->width -= total - width;
-			if (cg->width < TUI_CGROUP_MIN)
-				cg->width = TUI_CGROUP_MIN;
-			continue;
-		}
-		if (i < 0)
-			break;
-		/* part of the level-1 columns would read as a breakdown: all go together */
-		if (rank[i] == DROP_LEVEL1)
-			n = drop_rank(cols, rank, n, DROP_LEVEL1);
-		else
-			n = drop(cols, rank, n, i);
+/* Whether every column from the *skip*-th scrollable one on is shown. */
+static bool all_shown(const struct col_set *s, int skip)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->rank[i] != DROP_NEVER && skip-- <= 0 && !s->keep[i])
+			return false;
+	return true;
+}
+
+int tui_columns_scroll_max(const struct tui_layout *l, int width)
+{
+	struct tui_col cols[TUI_MAX_COLS];
+	enum drop_rank rank[TUI_MAX_COLS];
+	bool keep[TUI_MAX_COLS];
+	struct col_set s = { .cols = cols, .rank = rank, .keep = keep };
+	int scrollable = 0;
+
+	layout(&s, l, width, 0);
+	if (all_shown(&s, 0))
+		return 0;
+	for (int i = 0; i < s.n; i++)
+		scrollable += rank[i] != DROP_NEVER;
+	for (int k = 1; k < scrollable; k++) {
+		layout(&s, l, width, k);
+		if (all_shown(&s, k))
+			return k;
 	}
-	/* the bar is last: it takes what is left, up to its maximum */
-	if (n && cols[n - 1].id == TUI_COL_BAR) {
-		int room = width - tui_columns_width(cols, n - 1) - 1;
-
-		cols[n - 1].width = room > TUI_BAR_MAX ? TUI_BAR_MAX : room;
-	}
-	return n;
+	return scrollable > 1 ? scrollable - 1 : 0;
 }
 
 bool tui_col__sort_key(const struct tui_col *c, struct sort_key *key)
@@ -352,17 +526,48 @@ static double per_second(const struct interval *iv, double v)
 	return v / iv->interval_s;
 }
 
-/* The row's name, indented by its depth below the column's base, cut at the width. */
+/*
+ * A flat list: the full path, so that two units of one name in different
+ * slices differ; a long one keeps its end, the most specific part.
+ */
+static void cgroup_path_cell(const struct tui_col *c, const struct row *r, char *buf,
+			     size_t size)
+{
+	const char *path = r->cgroup ? r->cgroup : "?";
+	size_t len = strlen(path), width = c->width > 0 ? (size_t)c->width : 0;
+
+	if (size < 3 || width < 3 || len <= width) {
+		fmt_comm_ascii(buf, size, path, width);
+		return;
+	}
+	/* ASCII: the screen counts one cell per byte */
+	memcpy(buf, "..", 2);
+	fmt_comm_ascii(buf + 2, size - 2, path + len - (width - 2), width - 2);
+}
+
+/* In the tree: the row's name, indented by its depth below the column's base. */
 static void cgroup_cell(const struct tui_col *c, const struct row *r, char *buf, size_t size)
 {
 	char name[TUI_CGROUP_MAX + 1];
-	int indent = c->idx >= 0 ? (r->depth - c->idx) * TUI_CGROUP_INDENT : 0;
+	int indent;
 
+	if (c->idx < 0) {
+		cgroup_path_cell(c, r, buf, size);
+		return;
+	}
 	/* deep trees keep half the column for the name */
-	indent = clamp_int(indent, 0, c->width / 2);
-	/* ASCII: the screen counts one cell per byte */
+	indent = clamp_int((r->depth - c->idx) * TUI_CGROUP_INDENT, 0, c->width / 2);
 	cgroup_display_name(r->cgroup ? r->cgroup : "?", 0, name, sizeof(name));
 	snprintf(buf, size, "%*s%.*s", indent, "", c->width - indent, name);
+}
+
+/* A thread below its process in the tree: "`- name". */
+static void comm_cell(const struct tui_col *c, const struct row *r, char *buf, size_t size)
+{
+	char comm[TASK_COMM_LEN];
+
+	fmt_comm_ascii(comm, sizeof(comm), r->comm, sizeof(r->comm));
+	snprintf(buf, size, "%s%s", c->idx && r->kind == ROW_THREAD ? " `- " : "", comm);
 }
 
 void tui_cell(const struct tui_col *c, const struct interval *iv, const struct row *r,
@@ -392,7 +597,7 @@ void tui_cell(const struct tui_col *c, const struct interval *iv, const struct r
 		tui_user_fit(tmp, sizeof(tmp), user ? user : "?", c->width);
 		break;
 	case TUI_COL_COMM:
-		fmt_comm_ascii(tmp, sizeof(tmp), r->comm, sizeof(r->comm));
+		comm_cell(c, r, tmp, sizeof(tmp));
 		break;
 	case TUI_COL_CPU:
 		cpu_cell(tmp, sizeof(tmp), interval__cpu_pct(iv, r->cpu_ns));
@@ -489,41 +694,35 @@ void tui_bar(char *buf, int width, const struct td_result *td)
 			buf[pos++] = bar_letters[i];
 }
 
-int tui_cgroup_path_cmp(const char *a, const char *b)
+void tui_line__init(struct tui_line *l, int width)
 {
-	/* '/' before any other byte: "/a/b" right after "/a", before "/a-b" */
-	for (;; a++, b++) {
-		unsigned int x = (unsigned char)*a, y = (unsigned char)*b;
-
-		if (x == y && x)
-			continue;
-		x = x == '/' ? 1 : x ? x + 1 : 0;
-		y = y == '/' ? 1 : y ? y + 1 : 0;
-		return (x > y) - (x < y);
-	}
+	l->text[0] = '\0';
+	l->len = 0;
+	l->width = width < TUI_LINE_LEN ? width : TUI_LINE_LEN - 1;
 }
 
-static int tree_cmp(const void *a, const void *b)
+int tui_line__add(struct tui_line *l, const char *sep, const char *fmt, ...)
 {
-	const struct row *x = a, *y = b;
-	int c = tui_cgroup_path_cmp(x->cgroup ? x->cgroup : "", y->cgroup ? y->cgroup : "");
+	char field[TUI_LINE_LEN];
+	int seplen = l->len ? (int)strlen(sep) : 0, len, at;
+	va_list ap;
 
-	return c ? c : (x->cgroup_id > y->cgroup_id) - (x->cgroup_id < y->cgroup_id);
+	va_start(ap, fmt);
+	len = vsnprintf(field, sizeof(field), fmt, ap);
+	va_end(ap);
+	if (len < 0 || l->len + seplen + len > l->width)
+		return -1;
+	at = l->len + seplen;
+	snprintf(l->text + l->len, sizeof(l->text) - l->len, "%s%s", l->len ? sep : "", field);
+	l->len = at + len;
+	return at;
 }
 
-size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top)
-{
-	size_t kept = 0;
+/* Below these the table needs every line and the bar would hold two keys. */
+#define KEYBAR_MIN_LINES 10
+#define KEYBAR_MIN_COLS 40
 
-	for (size_t i = 0; i < nr; i++) {
-		if (!filter || !filter[0] || (rows[i].cgroup && strstr(rows[i].cgroup, filter)))
-			rows[kept++] = rows[i];
-		else
-			free(rows[i].cgroup);
-	}
-	if (tree && kept)
-		qsort(rows, kept, sizeof(*rows), tree_cmp);
-	while (top && kept > top)
-		free(rows[--kept].cgroup);
-	return kept;
+bool tui_keybar_shown(int lines, int cols)
+{
+	return lines >= KEYBAR_MIN_LINES && cols >= KEYBAR_MIN_COLS;
 }

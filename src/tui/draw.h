@@ -2,7 +2,7 @@
 /*
  * Layout of the interactive view without a terminal: which columns fit a
  * width, each cell's text, the TopDown stacked bars and the colour a value
- * earns (perf stat's thresholds).
+ * earns (perf stat's thresholds), lines of whole fields.
  */
 #ifndef __TDTOP_TUI_DRAW_H
 #define __TDTOP_TUI_DRAW_H
@@ -16,14 +16,15 @@ enum tui_col_id {
 	TUI_COL_PID,
 	TUI_COL_TID,
 	TUI_COL_USER,
-	TUI_COL_COMM,
+	TUI_COL_COMM,		/* idx 1: thread rows indented below their process */
 	TUI_COL_CPU,
 	TUI_COL_TD,		/* idx: enum tui_td */
 	TUI_COL_IPC,
 	TUI_COL_EVENT,		/* idx: event; scaled count over the interval */
 	TUI_COL_RATE,		/* idx: event; scaled count per second */
 	TUI_COL_BAR,		/* stacked TopDown level-1 bar */
-	TUI_COL_CGROUP,		/* idx: the depth drawn without indent, -1: none indented */
+	TUI_COL_CGROUP,		/* idx: the depth drawn without indent; -1: a flat list,
+				 * the full path */
 	TUI_COL_TASKS,		/* tasks of a cgroup row */
 };
 
@@ -51,7 +52,7 @@ enum tui_td {
 #define TUI_BAR_BACKEND 'K'
 
 #define TUI_TITLE_LEN 16
-#define TUI_MAX_COLS (5 + TUI_TD_NR + 2 + 2 * MAX_EVENTS)
+#define TUI_MAX_COLS (6 + TUI_TD_NR + 2 + 2 * MAX_EVENTS)
 /* the CGROUP column gives up width, down to its minimum, before any other column leaves */
 #define TUI_CGROUP_MIN 20
 #define TUI_CGROUP_MAX 40
@@ -68,16 +69,40 @@ struct tui_col {
 	char title[TUI_TITLE_LEN];
 };
 
+/* Columns the user may turn off (F2); PID, TID, COMM, CGROUP and the TopDown nodes stay. */
+enum tui_optional {
+	TUI_OPT_USER,
+	TUI_OPT_CPU,
+	TUI_OPT_IPC,
+	TUI_OPT_BAR,
+	TUI_OPT_COUNTS,		/* event counts */
+	TUI_OPT_RATES,		/* event rates */
+	TUI_OPT_TASKS,
+	TUI_OPT_NR,
+};
+
+#define TUI_HIDE(opt) (1u << (opt))
+#define TUI_HIDE_ALL ((1u << TUI_OPT_NR) - 1)
+
 struct tui_layout {
 	bool topdown;
 	int level;		/* 1 or 2 */
 	bool threads;		/* a TID column */
 	bool user;		/* a USER column */
+	bool tree;		/* processes with their threads: TID, and thread rows indented */
 	bool cgroups;		/* cgroup rows: CGROUP and TASKS instead of PID to COMM */
-	int cgroup_indent;	/* cgroups: the depth drawn without indent; -1: no indent */
+	int cgroup_indent;	/* cgroups: the depth drawn without indent; -1: a flat list */
+	unsigned int hidden;	/* TUI_HIDE() bits */
+	int hscroll;		/* 0: columns leave by priority; N: all of them, the first
+				 * N after the fixed ones scrolled out to the left */
 	int nr_events;
 	const char *const *names;
 };
+
+/* The rc file's and the F2 menu's name of an optional column ("user"), NULL out of range. */
+const char *tui_optional_name(enum tui_optional opt);
+/* What it shows, for the F2 menu. */
+const char *tui_optional_desc(enum tui_optional opt);
 
 /* Highlight a value earns. */
 enum tui_hl {
@@ -88,16 +113,26 @@ enum tui_hl {
 
 /*
  * The columns that fit in *width* screen cells, in display order, each
- * followed by one space except the last. When they do not all fit, the
- * row bar goes first, then the rates, USER, IPC, at level 2 the level-1
- * columns (their level-2 children carry the same split), and then columns
- * from the right. PID and COMM always stay. Cgroup rows have CGROUP,
- * TASKS (it leaves just before the columns from the right) and then CPU%
- * on: CGROUP shrinks from TUI_CGROUP_MAX to TUI_CGROUP_MIN after the bar
- * and the rates are gone and before anything else goes; it always stays.
- * Returns the number written.
+ * followed by one space except the last; a column is shown whole or not
+ * at all. When they do not all fit, columns leave in this order: the row
+ * bar, the rates (from the right), the CGROUP column's width above
+ * TUI_CGROUP_MIN, the level-1 titles' long form ("Retiring" becomes
+ * "Retir"), USER, IPC, the level-2 nodes by parent (Retiring's first,
+ * Backend's last), TASKS, the event counts (from the right), CPU%, the
+ * four level-1 nodes together, TID. PID and COMM (or CGROUP) always
+ * stay. Columns are taken in the reverse order, each one if it still
+ * fits: a narrow column may stay where a wider, more important one did
+ * not fit. With l->hscroll, none leaves by priority: the fixed ones,
+ * then the others from the hscroll-th on as far as they fit. Columns in
+ * l->hidden are never shown. Returns the number written.
  */
 int tui_columns(const struct tui_layout *l, int width, struct tui_col *cols);
+
+/*
+ * The largest useful l->hscroll at *width*: from it on, the last column
+ * is on screen. 0 when every column fits.
+ */
+int tui_columns_scroll_max(const struct tui_layout *l, int width);
 
 /* Total width of *n* columns with their separators. */
 int tui_columns_width(const struct tui_col *cols, int n);
@@ -151,16 +186,26 @@ const char *tui_pct(char *buf, size_t size, double frac);
 /* USER text: the name cut to *width* with a trailing '+' when longer. */
 void tui_user_fit(char *buf, size_t size, const char *name, int width);
 
-/*
- * Cgroup rows as the cgroup view shows them, in place: only those whose
- * path contains *filter* ("" or NULL: all), in tree order when *tree*
- * (each cgroup right after its parent, siblings by name), and at most
- * *top* (0: all). The paths of the rows left out are freed. Returns how
- * many rows are kept.
- */
-size_t tui_cgroup_rows(struct row *rows, size_t nr, const char *filter, bool tree, size_t top);
+#define TUI_LINE_LEN 512
 
-/* Order of two cgroup paths in the tree: a parent before its children. */
-int tui_cgroup_path_cmp(const char *a, const char *b);
+/* A header line of whole fields: one that does not fit is left out, never cut. */
+struct tui_line {
+	char text[TUI_LINE_LEN];
+	int len;
+	int width;
+};
+
+void tui_line__init(struct tui_line *l, int width);
+
+/*
+ * Append *sep* (unless the line is empty) and the formatted field when
+ * both fit the width. Returns the column the field starts at, or -1 when
+ * it was left out (the line is unchanged; a shorter field may still fit).
+ */
+int tui_line__add(struct tui_line *l, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Room for the bottom key bar: not on tiny terminals. */
+bool tui_keybar_shown(int lines, int cols);
 
 #endif /* __TDTOP_TUI_DRAW_H */

@@ -1,23 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Keys of the interactive view as pure state changes: sorting, filters,
- * prompts, scrolling, pause and level; the caller redraws and refetches.
+ * Keys of the interactive view as pure state changes: the main table's
+ * (sorting, grouping, the tree, levels, scrolling, pause, filters) and
+ * the dispatch to the prompts (input.c) and menus (menu.c); the caller
+ * redraws and refetches.
  */
 #include <curses.h>
-#include <errno.h>
-#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cgroup/names.h"
 #include "rows/metrics.h"
 #include "util/errmsg.h"
+#include "util/format.h"
+#include "tui/draw.h"
+#include "tui/handlers.h"
 #include "tui/keys.h"
-
-#define KEY_ESC 27
-#define KEY_CTRL_U 21
-/* the kernel's PID_MAX_LIMIT */
-#define TUI_PID_MAX 4194304
 
 /* TopDown fields < and > offer at each level, by their --sort names */
 static const char *const td_level1[] = { "retiring", "bad-spec", "frontend", "backend" };
@@ -26,9 +25,13 @@ static const char *const td_level2[] = {
 	"fetch-latency", "fetch-bandwidth", "memory-bound", "core-bound",
 };
 
-static void set_msg(struct tui_state *st, bool error, const char *text)
+void tui_state__msg(struct tui_state *st, bool error, const char *fmt, ...)
 {
-	snprintf(st->msg, sizeof(st->msg), "%s", text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
+	va_end(ap);
 	st->msg_error = error;
 }
 
@@ -65,6 +68,10 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 	st->sort = o->view.sort;
 	if (st->by == BY_CGROUP && st->sort.kind == SORT_PID)
 		st->sort = (struct sort_key){ .kind = SORT_COMM, .event = -1 };
+	st->reverse = o->reverse;
+	/* -H asks for threads, flat */
+	st->tree = o->tree && o->view.by != BY_THREAD;
+	st->hidden = o->hidden & TUI_HIDE_ALL;
 	st->top = o->view.top;
 	st->level = o->level == 2 && o->level2_available ? 2 : 1;
 	st->level2_available = o->level2_available;
@@ -73,7 +80,9 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 	st->nr_events = o->nr_events < 0 ? 0 : o->nr_events;
 	if (st->nr_events > MAX_EVENTS)
 		st->nr_events = MAX_EVENTS;
+	st->names = o->names;
 	st->live = live;
+	st->self_pid = getpid();
 	st->delay_s = o->delay_s;
 	if (o->view.nr_pids)
 		memcpy(st->pids, o->view.pids, o->view.nr_pids * sizeof(st->pids[0]));
@@ -82,8 +91,10 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 		snprintf(st->comm, sizeof(st->comm), "%s", o->view.comm);
 	st->list.page = 1;
 	st->detail.page = 1;
+	st->menu_list.page = 1;
+	st->help.page = 1;
 	if (o->note && *o->note)
-		set_msg(st, true, o->note);
+		tui_state__msg(st, true, "%s", o->note);
 	return 0;
 }
 
@@ -140,11 +151,10 @@ static bool same_key(const struct sort_key *a, const struct sort_key *b)
 	return true;
 }
 
-/* Position of the current key in the cycle, -1 when it is not offered now. */
-static int sort_index(const struct tui_state *st, const struct sort_key *keys, int nr)
+int tui_sort_index(const struct sort_key *key, const struct sort_key *keys, int nr)
 {
 	for (int i = 0; i < nr; i++)
-		if (same_key(&st->sort, &keys[i]))
+		if (same_key(key, &keys[i]))
 			return i;
 	return -1;
 }
@@ -153,7 +163,7 @@ static unsigned int cycle_sort(struct tui_state *st, int step)
 {
 	struct sort_key keys[TUI_MAX_SORT_KEYS];
 	int nr = tui_state__sort_keys(st, keys, TUI_MAX_SORT_KEYS);
-	int i = sort_index(st, keys, nr);
+	int i = tui_sort_index(&st->sort, keys, nr);
 
 	if (!nr)
 		return 0;
@@ -190,8 +200,8 @@ void tui_list__set_page(struct tui_list *l, size_t page)
 	tui_list__clamp(l);
 }
 
-/* Move the cursor; PgUp/PgDn also scroll by a page, as less and htop do. */
-static bool list_key(struct tui_list *l, int key)
+/* PgUp/PgDn also scroll by a page, as less and htop do. */
+bool tui_list__key(struct tui_list *l, int key)
 {
 	switch (key) {
 	case KEY_UP:
@@ -227,12 +237,15 @@ static bool is_selected(const struct tui_state *st, const struct row *r)
 {
 	if (st->by == BY_CGROUP)
 		return r->cgroup_id == st->sel_cg;
-	return r->pid == st->sel_pid && (st->by == BY_PROCESS || r->tid == st->sel_tid);
+	/* in the tree a process and its threads share the PID */
+	return r->pid == st->sel_pid && r->kind == st->sel_kind &&
+	       (r->kind != ROW_THREAD || r->tid == st->sel_tid);
 }
 
 void tui_state__rows(struct tui_state *st, const struct row *rows, size_t nr)
 {
 	struct tui_list *l = &st->list;
+	const struct row *sel;
 
 	/* rows of the grouping just left: the rebuild for the new one follows */
 	if (nr && (rows[0].kind == ROW_CGROUP) != (st->by == BY_CGROUP))
@@ -246,165 +259,29 @@ void tui_state__rows(struct tui_state *st, const struct row *rows, size_t nr)
 			}
 		}
 	}
+	tui_state__search(st, rows, nr);
 	tui_list__clamp(l);
 	st->moved = false;
 	if (!nr)
 		return;
-	st->sel_pid = rows[l->cursor].pid;
-	st->sel_tid = rows[l->cursor].tid;
-	st->sel_cg = rows[l->cursor].cgroup_id;
+	sel = &rows[l->cursor];
+	st->sel_pid = sel->pid;
+	st->sel_tid = sel->tid;
+	st->sel_kind = sel->kind;
+	st->sel_exited = sel->exited;
+	fmt_comm_ascii(st->sel_comm, sizeof(st->sel_comm), sel->comm, sizeof(sel->comm));
+	st->sel_cg = sel->cgroup_id;
 	st->sel_cg_name[0] = '\0';
 	if (st->by == BY_CGROUP)
-		cgroup_display_name(rows[l->cursor].cgroup ? rows[l->cursor].cgroup : "?", 0,
-				    st->sel_cg_name, sizeof(st->sel_cg_name));
+		cgroup_display_name(sel->cgroup ? sel->cgroup : "?", 0, st->sel_cg_name,
+				    sizeof(st->sel_cg_name));
 }
 
-static unsigned int open_prompt(struct tui_state *st, enum tui_prompt p)
-{
-	st->back = st->mode;
-	st->mode = TUI_MODE_PROMPT;
-	st->prompt = p;
-	st->input[0] = '\0';
-	st->input_len = 0;
-	return TUI_REDRAW;
-}
-
-int tui_parse_delay(const char *s, double *out, char *err, size_t errlen)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	while (*end == ' ')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < TUI_MIN_DELAY || v > TUI_MAX_DELAY)
-		return errmsg(err, errlen, -1, "invalid delay '%s' (want seconds from %g to %g)", s,
-			      TUI_MIN_DELAY, TUI_MAX_DELAY);
-	*out = v;
-	return 0;
-}
-
-int tui_parse_pids(const char *s, int *pids, size_t max, size_t *nr, char *err, size_t errlen)
-{
-	size_t n = 0;
-
-	while (*s) {
-		char *end;
-		long v;
-
-		if (*s == ',' || *s == ' ') {
-			s++;
-			continue;
-		}
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (errno || end == s || (*end && *end != ',' && *end != ' ') || v < 1 ||
-		    v > TUI_PID_MAX)
-			return errmsg(err, errlen, -1,
-				      "invalid PID '%.*s' (want numbers from 1 to %d)",
-				      (int)strcspn(s, ", "), s, TUI_PID_MAX);
-		if (n == max)
-			return errmsg(err, errlen, -1, "too many PIDs (at most %zu)", max);
-		pids[n++] = (int)v;
-		s = end;
-	}
-	*nr = n;
-	return 0;
-}
-
-int tui_parse_comm(const char *s, char *out, size_t size, char *err, size_t errlen)
-{
-	size_t len = strlen(s);
-
-	if (len >= TASK_COMM_LEN || len >= size)
-		return errmsg(err, errlen, -1, "name filter longer than %d characters",
-			      (int)(size < TASK_COMM_LEN ? size : TASK_COMM_LEN) - 1);
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f)
-			return errmsg(err, errlen, -1,
-				      "name filter holds a non-printable character");
-	memcpy(out, s, len + 1);
-	return 0;
-}
-
-/* The filters changed: the table starts over at its first row. */
-static unsigned int filter_changed(struct tui_state *st)
+unsigned int tui_state__filter_changed(struct tui_state *st)
 {
 	st->list.cursor = st->list.first = 0;
 	st->follow = false;
 	return TUI_REBUILD | TUI_REDRAW;
-}
-
-static unsigned int accept_prompt(struct tui_state *st)
-{
-	char err[TUI_MSG_LEN];
-	int pids[TUI_MAX_PIDS];
-	size_t nr;
-	double delay;
-
-	switch (st->prompt) {
-	case TUI_PROMPT_DELAY:
-		if (tui_parse_delay(st->input, &delay, err, sizeof(err)))
-			break;
-		st->delay_s = delay;
-		snprintf(st->msg, sizeof(st->msg), "delay %gs", delay);
-		return TUI_RESCHEDULE | TUI_REDRAW;
-	case TUI_PROMPT_PID:
-		if (tui_parse_pids(st->input, pids, TUI_MAX_PIDS, &nr, err, sizeof(err)))
-			break;
-		memcpy(st->pids, pids, nr * sizeof(pids[0]));
-		st->nr_pids = nr;
-		return filter_changed(st);
-	case TUI_PROMPT_COMM:
-		if (tui_parse_comm(st->input, st->comm, sizeof(st->comm), err, sizeof(err)))
-			break;
-		return filter_changed(st);
-	case TUI_PROMPT_PATH:
-		/* the prompt takes printable ASCII only, and no more than the filter holds */
-		snprintf(st->cg_filter, sizeof(st->cg_filter), "%s", st->input);
-		return filter_changed(st);
-	case TUI_PROMPT_NONE:
-		return TUI_REDRAW;
-	}
-	set_msg(st, true, err);
-	return TUI_REDRAW;
-}
-
-static unsigned int prompt_key(struct tui_state *st, int key)
-{
-	unsigned int ret = TUI_REDRAW;
-
-	switch (key) {
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-		st->mode = st->back;
-		ret = accept_prompt(st);
-		st->prompt = TUI_PROMPT_NONE;
-		return ret;
-	case KEY_ESC:
-		st->mode = st->back;
-		st->prompt = TUI_PROMPT_NONE;
-		return TUI_REDRAW;
-	case KEY_BACKSPACE:
-	case 127:
-	case 8:
-		if (st->input_len)
-			st->input[--st->input_len] = '\0';
-		return TUI_REDRAW;
-	case KEY_CTRL_U:
-		st->input_len = 0;
-		st->input[0] = '\0';
-		return TUI_REDRAW;
-	default:
-		/* only printable ASCII: what a PID, a delay or a comm filter can hold */
-		if (key >= 0x20 && key < 0x7f && st->input_len + 1 < sizeof(st->input)) {
-			st->input[st->input_len++] = (char)key;
-			st->input[st->input_len] = '\0';
-		}
-		return TUI_REDRAW;
-	}
 }
 
 static unsigned int set_level(struct tui_state *st, int level)
@@ -413,21 +290,20 @@ static unsigned int set_level(struct tui_state *st, int level)
 	int nr;
 
 	if (!st->topdown) {
-		set_msg(st, true, "no TopDown breakdown on this machine: levels do not apply");
+		tui_state__msg(st, true, "no TopDown breakdown on this machine: levels do not apply");
 		return TUI_REDRAW;
 	}
 	if (level == 2 && !st->level2_available) {
-		snprintf(st->msg, sizeof(st->msg), "TopDown level 2: %s",
-			 st->level2_why ? st->level2_why : "not available on this CPU");
-		st->msg_error = true;
+		tui_state__msg(st, true, "TopDown level 2: %s",
+			       st->level2_why ? st->level2_why : "not available on this CPU");
 		return TUI_REDRAW;
 	}
 	st->level = level;
 	nr = tui_state__sort_keys(st, keys, TUI_MAX_SORT_KEYS);
 	/* a level-2 sort key means nothing once its column is gone */
-	if (sort_index(st, keys, nr) < 0)
+	if (tui_sort_index(&st->sort, keys, nr) < 0)
 		st->sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
-	snprintf(st->msg, sizeof(st->msg), "TopDown level %d", level);
+	tui_state__msg(st, false, "TopDown level %d", level);
 	return TUI_REBUILD | TUI_REDRAW;
 }
 
@@ -435,8 +311,8 @@ static unsigned int toggle_pause(struct tui_state *st)
 {
 	st->paused = !st->paused;
 	if (st->paused)
-		set_msg(st, false, st->live ? "paused: still collecting, space resumes"
-					    : "paused: n steps, space resumes");
+		tui_state__msg(st, false, "%s", st->live ? "paused: still collecting, space resumes"
+						     : "paused: n steps, space resumes");
 	return TUI_RESCHEDULE | TUI_REDRAW;
 }
 
@@ -446,10 +322,10 @@ static unsigned int show(struct tui_state *st, enum group_by by)
 	st->by = by;
 	if (by != BY_CGROUP)
 		st->task_by = by;
-	set_msg(st, false, by == BY_CGROUP  ? "showing cgroups"
-			   : by == BY_THREAD ? "showing threads"
-					     : "showing processes");
-	return filter_changed(st);
+	tui_state__msg(st, false, "%s", by == BY_CGROUP  ? "showing cgroups"
+					: by == BY_THREAD ? "showing threads"
+							  : "showing processes");
+	return tui_state__filter_changed(st);
 }
 
 /* Enter on a cgroup row: the processes in it and below. */
@@ -457,13 +333,13 @@ static unsigned int open_cgroup(struct tui_state *st)
 {
 	/* 0 would mean every cgroup */
 	if (!st->sel_cg) {
-		set_msg(st, true, "this row has no cgroup id");
+		tui_state__msg(st, true, "this row has no cgroup id");
 		return TUI_REDRAW;
 	}
 	st->cg_within = st->sel_cg;
 	snprintf(st->cg_name, sizeof(st->cg_name), "%s", st->sel_cg_name);
 	show(st, st->task_by);
-	snprintf(st->msg, sizeof(st->msg), "processes in %s: Esc goes back", st->cg_name);
+	tui_state__msg(st, false, "processes in %s: Esc goes back", st->cg_name);
 	return TUI_REBUILD | TUI_REDRAW;
 }
 
@@ -487,9 +363,10 @@ static unsigned int toggle_cgroups(struct tui_state *st)
 	if (st->cg_within)
 		return close_cgroup(st);
 	if (!st->cgroups_available) {
-		set_msg(st, true, st->cgroups_why ? st->cgroups_why
-						  : "start tdtop with --by cgroup or -c PATH "
-						    "for the cgroup view");
+		tui_state__msg(st, true, "%s",
+			       st->cgroups_why ? st->cgroups_why
+					       : "start tdtop with --by cgroup or -c PATH "
+						 "for the cgroup view");
 		return TUI_REDRAW;
 	}
 	/* cgroup rows have no PID; their names in order draw the tree */
@@ -501,6 +378,7 @@ static unsigned int toggle_cgroups(struct tui_state *st)
 /* Help over whatever is open; any key goes back there. */
 static unsigned int open_help(struct tui_state *st)
 {
+	st->help.cursor = st->help.first = 0;
 	st->back = st->mode;
 	st->mode = TUI_MODE_HELP;
 	return TUI_REDRAW;
@@ -510,21 +388,115 @@ static unsigned int open_help(struct tui_state *st)
 static unsigned int step(struct tui_state *st)
 {
 	if (st->live) {
-		set_msg(st, true, "stepping works on recordings only");
+		tui_state__msg(st, true, "stepping works on recordings only");
 		return TUI_REDRAW;
 	}
 	st->paused = true;
 	return TUI_STEP | TUI_RESCHEDULE | TUI_REDRAW;
 }
 
-/* t and H swap processes and threads; from cgroups, t shows threads and H processes. */
+/*
+ * t and H swap processes and threads (a flat list: the tree goes); from
+ * cgroups, t shows threads and H processes.
+ */
 static unsigned int toggle_threads(struct tui_state *st, int key)
 {
 	if (st->by == BY_CGROUP)
 		return show(st, key == 't' ? BY_THREAD : BY_PROCESS);
 	st->by = st->task_by = st->by == BY_PROCESS ? BY_THREAD : BY_PROCESS;
-	set_msg(st, false, st->by == BY_THREAD ? "showing threads" : "showing processes");
+	st->tree = false;
+	tui_state__msg(st, false, "%s",
+		       st->by == BY_THREAD ? "showing threads" : "showing processes");
 	return TUI_REBUILD | TUI_REDRAW;
+}
+
+/* F5: processes with their threads below, cgroups below their parents. */
+static unsigned int toggle_tree(struct tui_state *st)
+{
+	st->tree = !st->tree;
+	if (st->by == BY_CGROUP) {
+		tui_state__msg(st, false, "%s", st->tree ? "cgroups as a tree"
+							 : "cgroups sorted, with full paths");
+		return TUI_REBUILD | TUI_REDRAW;
+	}
+	if (st->tree)
+		st->by = st->task_by = BY_PROCESS;
+	tui_state__msg(st, false, "%s", st->tree ? "processes with their threads"
+						 : "showing processes");
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+const char *tui_state__sort_text(const struct tui_state *st, const struct sort_key *k)
+{
+	if (st->by == BY_CGROUP && k->kind == SORT_COMM)
+		return "name";
+	return sort_key__name(k, st->names, st->nr_events);
+}
+
+/* I: the other order. */
+static unsigned int invert_sort(struct tui_state *st)
+{
+	st->reverse = !st->reverse;
+	tui_state__msg(st, false, "sort %s%s", tui_state__sort_text(st, &st->sort),
+		       st->reverse ? ", reversed" : "");
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+/* P: by CPU, the busiest first; again: the other way round, as htop does. */
+static unsigned int sort_cpu(struct tui_state *st)
+{
+	if (st->sort.kind == SORT_CPU)
+		return invert_sort(st);
+	st->sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
+	st->reverse = false;
+	tui_state__msg(st, false, "sort cpu");
+	return TUI_REBUILD | TUI_REDRAW;
+}
+
+/* Left and Right: the columns a narrow terminal leaves out. */
+static unsigned int scroll_columns(struct tui_state *st, int step)
+{
+	if (step > 0 && st->hscroll >= st->hscroll_max) {
+		tui_state__msg(st, false, "%s", st->hscroll ? "the last column is on screen"
+							    : "every column is on screen");
+		return TUI_REDRAW;
+	}
+	if (step < 0 && !st->hscroll)
+		return 0;
+	st->hscroll += step;
+	return TUI_REDRAW;
+}
+
+static bool has_filter(const struct tui_state *st)
+{
+	if (st->by == BY_CGROUP)
+		return st->cg_filter[0];
+	return st->comm[0] || st->user_filter;
+}
+
+/* Esc: the view's name and user filters go; without any, back out of a cgroup. */
+static unsigned int escape(struct tui_state *st)
+{
+	if (has_filter(st)) {
+		if (st->by == BY_CGROUP) {
+			st->cg_filter[0] = '\0';
+		} else {
+			st->comm[0] = '\0';
+			st->user_filter = false;
+		}
+		tui_state__msg(st, false, "filter cleared");
+		return tui_state__filter_changed(st);
+	}
+	return st->cg_within ? close_cgroup(st) : 0;
+}
+
+static unsigned int user_menu(struct tui_state *st)
+{
+	if (st->by == BY_CGROUP) {
+		tui_state__msg(st, true, "cgroup rows have no owner: u works on processes");
+		return TUI_REDRAW;
+	}
+	return tui_state__open_menu(st, TUI_MENU_USER);
 }
 
 /* Enter: the processes of a cgroup row, or the detail view of a process. */
@@ -543,7 +515,7 @@ static unsigned int open_row(struct tui_state *st)
 
 static unsigned int move_cursor(struct tui_state *st, int key)
 {
-	if (!list_key(&st->list, key))
+	if (!tui_list__key(&st->list, key))
 		return 0;
 	/* Home goes back to watching whatever is on top */
 	st->follow = key != KEY_HOME;
@@ -551,29 +523,85 @@ static unsigned int move_cursor(struct tui_state *st, int key)
 	return TUI_REDRAW;
 }
 
-static unsigned int main_key(struct tui_state *st, int key)
+const char *tui_empty_text(const struct tui_state *st)
+{
+	if (st->by == BY_CGROUP)
+		return st->nr_pids || st->cg_filter[0] ? "no cgroup matches the filter"
+						       : "no cgroups charged yet: none of their "
+							 "tasks ran in this interval";
+	if (st->nr_pids || st->comm[0] || st->user_filter)
+		return "no task matches the filter";
+	return st->cg_within ? "no task of this cgroup ran in this interval" : "no task ran";
+}
+
+static unsigned int filter_prompt(struct tui_state *st)
+{
+	return tui_state__open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);
+}
+
+/* Keys that only change the order, the columns or the scroll position. */
+static unsigned int order_key(struct tui_state *st, int key)
 {
 	switch (key) {
-	case 'q':
-	case 'Q':
-		return TUI_QUIT;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		return open_help(st);
 	case '<':
 	case ',':
 		return cycle_sort(st, -1);
 	case '>':
 	case '.':
-	case KEY_F(6):
 		return cycle_sort(st, 1);
+	case KEY_F(6):
+	case 'o':
+		return tui_state__open_menu(st, TUI_MENU_SORT);
+	case 'I':
+		return invert_sort(st);
+	case 'P':
+		return sort_cpu(st);
+	case 'M':
+		tui_state__msg(st, true, "no memory column: tdtop measures the CPU pipeline "
+					 "(P sorts by CPU, F6 by any column)");
+		return TUI_REDRAW;
+	case KEY_F(5):
+	case 'T':
+		return toggle_tree(st);
+	case KEY_F(2):
+	case 'S':
+		return tui_state__open_menu(st, TUI_MENU_COLUMNS);
+	case KEY_LEFT:
+		return scroll_columns(st, -1);
+	case KEY_RIGHT:
+		return scroll_columns(st, 1);
+	default:
+		return move_cursor(st, key);
+	}
+}
+
+static unsigned int main_key(struct tui_state *st, int key)
+{
+	switch (key) {
+	case 'q':
+	case 'Q':
+	case KEY_F(10):
+		return TUI_QUIT;
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		return open_help(st);
 	case 'd':
-		return open_prompt(st, TUI_PROMPT_DELAY);
+		return tui_state__open_prompt(st, TUI_PROMPT_DELAY);
 	case 'p':
-		return open_prompt(st, TUI_PROMPT_PID);
+		return tui_state__open_prompt(st, TUI_PROMPT_PID);
 	case '/':
-		return open_prompt(st, st->by == BY_CGROUP ? TUI_PROMPT_PATH : TUI_PROMPT_COMM);
+	case '\\':
+	case KEY_F(4):
+		return filter_prompt(st);
+	case KEY_F(3):
+	case 's':
+		return tui_state__open_prompt(st, TUI_PROMPT_SEARCH);
+	case 'u':
+		return user_menu(st);
+	case KEY_F(9):
+	case 'k':
+		return tui_state__open_kill(st);
 	case ' ':
 		return toggle_pause(st);
 	case 'n':
@@ -587,13 +615,13 @@ static unsigned int main_key(struct tui_state *st, int key)
 	case 'c':
 		return toggle_cgroups(st);
 	case KEY_ESC:
-		return st->cg_within ? close_cgroup(st) : 0;
+		return escape(st);
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
 		return open_row(st);
 	default:
-		return move_cursor(st, key);
+		return order_key(st, key);
 	}
 }
 
@@ -616,7 +644,7 @@ static unsigned int detail_key(struct tui_state *st, int key)
 	case ' ':
 		return toggle_pause(st);
 	default:
-		return list_key(&st->detail, key) ? TUI_REDRAW : 0;
+		return tui_list__key(&st->detail, key) ? TUI_REDRAW : 0;
 	}
 }
 
@@ -631,12 +659,19 @@ unsigned int tui_state__key(struct tui_state *st, int key)
 		st->msg[0] = '\0';
 	switch (st->mode) {
 	case TUI_MODE_HELP:
+		/* the arrows scroll a help longer than the screen, any other key closes it */
+		if (key != KEY_LEFT && key != KEY_RIGHT && tui_list__key(&st->help, key))
+			return TUI_REDRAW;
 		st->mode = st->back;
 		return TUI_REDRAW;
 	case TUI_MODE_PROMPT:
-		return prompt_key(st, key);
+		return tui_state__prompt_key(st, key);
 	case TUI_MODE_DETAIL:
 		return detail_key(st, key);
+	case TUI_MODE_MENU:
+		return tui_state__menu_key(st, key);
+	case TUI_MODE_CONFIRM:
+		return tui_state__confirm_key(st, key);
 	case TUI_MODE_MAIN:
 		break;
 	}

@@ -12,9 +12,8 @@
 #include "rows/sample.h"
 #include "tui/view.h"
 #include "tui/keys.h"
-
-/* Process owners for the USER column, cached by PID. */
-struct tui_users;
+#include "tui/plain.h"
+#include "tui/users.h"
 
 /* One run of tui_run(): the source, the key state and what is on screen. */
 struct tui {
@@ -35,19 +34,24 @@ struct tui {
 	double next_fetch;	/* CLOCK_MONOTONIC seconds */
 	double last_fetch;
 	bool color;
+	bool plain;		/* no cursor addressing: each screen printed as text */
+	char plain_why[96];
+	struct tui_plain_input input;	/* plain mode: the bytes typed */
 	struct tui_users *users;
 	char *err;
 	size_t errlen;
 };
 
-/* NULL when out of memory. */
-struct tui_users *tui_users__new(void);
-void tui_users__free(struct tui_users *u);
+/* The header's TopDown bar, and the detail view's, at most this wide. */
+#define TUI_HEADER_BAR_MAX 40
 
-/* Define the colour pairs; only after start_color(). */
-void tui_screen_colors(void);
-
-/* Draw what t->st.mode shows and refresh the terminal. */
+/* Draw what t->st.mode shows and refresh the terminal (not in plain mode). */
 void tui__draw(struct tui *t);
+
+/* heading.c: the title line, the lines below it, and the status line; each returns the next line. */
+int tui__draw_title(struct tui *t, int y);
+int tui__draw_header(struct tui *t, int y);
+/* *keybar*: the key bar is shown, the status line needs no "h help". */
+void tui__draw_status(struct tui *t, int y, bool keybar);
 
 #endif /* __TDTOP_TUI_SCREEN_H */

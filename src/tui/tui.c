@@ -19,6 +19,11 @@
 #include "tui/tui.h"
 #include "tui/draw.h"
 #include "tui/keys.h"
+#include "tui/kill.h"
+#include "tui/order.h"
+#include "tui/plain.h"
+#include "tui/rc.h"
+#include "tui/paint.h"
 #include "tui/screen.h"
 
 /* the first interval after a baseline is short: something shows at once */
@@ -120,6 +125,59 @@ static int build(struct tui *t, const struct view *v, int level, struct interval
 	return 0;
 }
 
+static bool owned(void *arg, const struct row *r)
+{
+	struct tui *t = arg;
+	uid_t uid;
+
+	return tui_users__owner(t->users, r->pid, r->user, r->uid, t->src->live, t->fetched,
+				&uid) && uid == t->st.uid;
+}
+
+/* What the build does not do: the other order, the owner and path filters, the cgroup tree. */
+static int arrange(struct tui *t, struct interval *iv, const struct view *v, size_t top)
+{
+	const struct tui_state *st = &t->st;
+
+	if (st->reverse)
+		tui_rows_reverse(iv->rows, iv->nr_rows, &v->sort);
+	if (v->by == BY_CGROUP) {
+		iv->nr_rows = tui_cgroup_filter(iv->rows, iv->nr_rows, st->cg_filter);
+		if (st->tree && tui_cgroup_tree(iv->rows, iv->nr_rows))
+			return errmsg(t->err, t->errlen, -1, "failed to order the cgroups: out of memory");
+	} else if (st->user_filter) {
+		iv->nr_rows = tui_rows_filter(iv->rows, iv->nr_rows, owned, t);
+	}
+	iv->nr_rows = tui_rows_top(iv->rows, iv->nr_rows, top);
+	return 0;
+}
+
+/* The process tree: each process's threads below it, in the same order. */
+static int add_threads(struct tui *t, struct view v, int level)
+{
+	struct interval th = { 0 };
+	struct row *rows;
+	size_t nr;
+	int ret = -1;
+
+	v.by = BY_THREAD;
+	if (build(t, &v, level, &th))
+		return -1;
+	if (arrange(t, &th, &v, 0))
+		goto out;
+	if (tui_process_tree(t->iv.rows, t->iv.nr_rows, th.rows, th.nr_rows, &rows, &nr)) {
+		errmsg(t->err, t->errlen, -1, "failed to add the threads: out of memory");
+		goto out;
+	}
+	free(t->iv.rows);
+	t->iv.rows = rows;
+	t->iv.nr_rows = nr;
+	ret = 0;
+out:
+	interval__free_rows(&th);
+	return ret;
+}
+
 static void free_detail(struct tui *t)
 {
 	if (!t->have_det)
@@ -151,6 +209,8 @@ static int build_detail(struct tui *t)
 		interval__free_rows(&t->det_proc);
 		return -1;
 	}
+	if (t->st.reverse)
+		tui_rows_reverse(t->det_threads.rows, t->det_threads.nr_rows, &v.sort);
 	t->have_det = true;
 	t->st.detail.nr = t->det_threads.nr_rows;
 	tui_list__clamp(&t->st.detail);
@@ -167,14 +227,13 @@ static int rebuild(struct tui *t)
 		interval__free_rows(&t->iv);
 	t->have_iv = false;
 	tui_state__view(&t->st, &v);
-	if (v.by == BY_CGROUP) {
-		/* the path filter and the tree order come before --top */
-		v.top = 0;
-		if (build(t, &v, t->st.level, &t->iv))
-			return -1;
-		t->iv.nr_rows = tui_cgroup_rows(t->iv.rows, t->iv.nr_rows, t->st.cg_filter,
-						t->st.sort.kind == SORT_COMM, t->st.top);
-	} else if (build(t, &v, t->st.level, &t->iv)) {
+	/* --top after the order and the filters of the view */
+	v.top = 0;
+	if (build(t, &v, t->st.level, &t->iv))
+		return -1;
+	if (arrange(t, &t->iv, &v, t->st.top) ||
+	    (t->st.tree && v.by == BY_PROCESS && add_threads(t, v, t->st.level))) {
+		interval__free_rows(&t->iv);
 		return -1;
 	}
 	t->have_iv = true;
@@ -182,6 +241,53 @@ static int rebuild(struct tui *t)
 	if (t->st.mode == TUI_MODE_DETAIL || t->st.back == TUI_MODE_DETAIL)
 		return build_detail(t);
 	return 0;
+}
+
+/* ---- what keys ask of the loop ---- */
+
+static int user_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct tui_user *)a)->name, ((const struct tui_user *)b)->name);
+}
+
+/* The u menu: the owners of the tasks of the interval shown, by name. */
+static void fill_users(struct tui *t)
+{
+	struct tui_user users[TUI_MAX_USERS];
+	const struct sample *s = t->shown >= 0 ? &t->smp[t->shown] : NULL;
+	size_t nr = 0;
+
+	for (size_t i = 0; s && i < s->nr && nr < TUI_MAX_USERS; i++) {
+		const struct task_delta *task = &s->tasks[i];
+		bool seen = false;
+		uid_t uid;
+
+		if (!tui_users__owner(t->users, (int)task->pid, task->user, task->uid, t->src->live,
+				      t->fetched, &uid))
+			continue;
+		for (size_t k = 0; k < nr && !seen; k++)
+			seen = users[k].uid == uid;
+		if (seen)
+			continue;
+		users[nr].uid = uid;
+		snprintf(users[nr].name, sizeof(users[nr].name), "%s",
+			 t->src->live ? tui_users__name(t->users, uid) : task->user);
+		nr++;
+	}
+	qsort(users, nr, sizeof(users[0]), user_cmp);
+	tui_state__set_users(&t->st, users, nr);
+}
+
+static void send_signal(struct tui *t)
+{
+	struct tui_state *st = &t->st;
+	char err[TUI_MSG_LEN];
+
+	if (tui_kill(st->kill_pid, st->kill_tid, st->kill_comm, st->kill_sig, err, sizeof(err)))
+		tui_state__msg(st, true, "%s", err);
+	else
+		tui_state__msg(st, false, "%s sent to PID %d", tui_signal_name(st->kill_sig),
+			       st->kill_pid);
 }
 
 static void schedule(struct tui *t, double from, double delay)
@@ -238,13 +344,17 @@ static int fetch(struct tui *t)
 static SCREEN *screen_open(struct tui *t)
 {
 	const char *no_color = getenv("NO_COLOR");
-	const char *term = getenv("TERM");
-	SCREEN *scr = newterm(NULL, stdout, stdin);
+	SCREEN *scr;
 
+	if (t->plain) {
+		scr = tui_plain_open();
+		if (!scr)
+			snprintf(t->err, t->errlen, "failed to start the plain text view (try -b)");
+		return scr;
+	}
+	scr = newterm(NULL, stdout, stdin);
 	if (!scr) {
-		snprintf(t->err, t->errlen,
-			 "failed to start the terminal UI: unknown terminal type '%s' (try -b)",
-			 term ? term : "");
+		snprintf(t->err, t->errlen, "failed to start the terminal UI (try -b)");
 		return NULL;
 	}
 	set_term(scr);
@@ -259,6 +369,34 @@ static SCREEN *screen_open(struct tui *t)
 	if (t->color)
 		tui_screen_colors();
 	return scr;
+}
+
+static void screen_close(struct tui *t, SCREEN *scr)
+{
+	if (t->plain) {
+		tui_plain_close(scr);
+		return;
+	}
+	endwin();
+	delscreen(scr);
+}
+
+/* A frame; in plain mode printed as text, at the terminal's size of the moment. */
+static void draw(struct tui *t)
+{
+	if (t->plain)
+		tui_plain_resize();
+	tui__draw(t);
+	if (t->plain)
+		tui_plain_print(stdout);
+}
+
+/* The next key typed, ERR when there is none. */
+static int next_key(struct tui *t)
+{
+	if (t->plain)
+		return tui_plain_key(&t->input, t->st.mode == TUI_MODE_PROMPT);
+	return getch();
 }
 
 /* Wait for a key until the next fetch; false when the terminal went away. */
@@ -278,6 +416,9 @@ static bool wait_input(struct tui *t)
 		return true;	/* EINTR: a signal; the loop looks at the flags */
 	/* a hung-up terminal also reads as ready: take its last keys, then stop */
 	t->hangup = pfd.revents & (POLLHUP | POLLERR | POLLNVAL);
+	/* plain mode reads lines itself; Ctrl-D ends it as q does */
+	if (t->plain && pfd.revents & POLLIN && tui_plain_read(&t->input, STDIN_FILENO))
+		t->hangup = true;
 	return !t->hangup || (pfd.revents & POLLIN);
 }
 
@@ -303,6 +444,10 @@ static int apply(struct tui *t, unsigned int act)
 			act |= TUI_REBUILD;
 		}
 	}
+	if (act & TUI_USERS)
+		fill_users(t);
+	if (act & TUI_KILL)
+		send_signal(t);
 	if (act & TUI_REBUILD && rebuild(t))
 		return -1;
 	if (act & TUI_DETAIL && build_detail(t))
@@ -323,17 +468,17 @@ static int loop(struct tui *t)
 				return -1;
 			redraw = true;
 			if (t->o->iterations > 0 && t->fetched >= t->o->iterations) {
-				tui__draw(t);
+				draw(t);
 				return 0;
 			}
 		}
 		if (redraw)
-			tui__draw(t);
+			draw(t);
 		redraw = false;
 		if (!wait_input(t))
 			return 0;	/* the terminal is gone: nothing to show any more */
 		/* bounded: a dead terminal may never run out of "keys" */
-		for (int n = 0; n < 256 && !tui_stop && (key = getch()) != ERR; n++) {
+		for (int n = 0; n < 256 && !tui_stop && (key = next_key(t)) != ERR; n++) {
 			if (key == KEY_RESIZE)
 				clearok(curscr, TRUE);
 			act |= tui_state__key(&t->st, key);
@@ -365,21 +510,68 @@ static int run_screen(struct tui *t)
 			      strerror(errno));
 	capture_stderr(&cap);
 	scr = screen_open(t);
+	if (scr && t->plain)
+		printf("tdtop: %s: plain text, a screen per interval; type a key and Enter "
+		       "(h help, q quit)\n\n", t->plain_why);
 	ret = scr ? loop(t) : -1;
-	if (scr) {
-		endwin();
-		delscreen(scr);
-	}
+	if (scr)
+		screen_close(t, scr);
 	release_stderr(&cap);
 	restore_signals(old);
 	return ret;
 }
 
-int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen)
+/* ---- settings ---- */
+
+/* The settings file: where it is, what it held, and what the view started with. */
+struct settings {
+	char path[4096];
+	int loaded;		/* tui_rc__load()'s; -2: no home, no file */
+	struct tui_rc file;
+	struct tui_rc start;
+	char why[TUI_MSG_LEN + 4096];
+};
+
+static void settings_load(struct settings *s, struct tui_opts *o)
 {
+	s->loaded = tui_rc__path(s->path, sizeof(s->path)) ? -2
+			: tui_rc__load(&s->file, s->path, s->why, sizeof(s->why));
+	if (!s->loaded)
+		tui_rc__apply(&s->file, o);
+	else
+		memset(&s->file, 0, sizeof(s->file));
+}
+
+/*
+ * What the user changed on screen goes into the file, next to what it
+ * held; what the command line chose and nobody changed stays out. Only
+ * on a normal end (*quit*). A damaged file is left as it is, and said so
+ * on stderr: the screen is closed by now.
+ */
+static void settings_save(struct settings *s, const struct tui_state *st, bool quit)
+{
+	struct tui_rc now, out = s->file;
+	char err[TUI_MSG_LEN + 4096];
+
+	if (s->loaded == -1) {
+		fprintf(stderr, "tdtop: settings ignored, the file is left as it is: %s\n", s->why);
+		return;
+	}
+	if (s->loaded == -2 || !quit)
+		return;
+	tui_rc__from_state(&now, st);
+	tui_rc__take(&out, &now, tui_rc__diff(&s->start, &now));
+	if (tui_rc__diff(&out, &s->file) && tui_rc__save(&out, s->path, err, sizeof(err)))
+		fprintf(stderr, "tdtop: settings not saved: %s\n", err);
+}
+
+int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err, size_t errlen)
+{
+	struct tui_opts o = *opts;
+	struct settings set;
 	struct tui t = {
 		.src = src,
-		.o = o,
+		.o = &o,
 		.shown = -1,
 		.self_cpu = NAN,
 		.self_ns = NAN,
@@ -390,19 +582,23 @@ int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, s
 
 	err[0] = '\0';
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return errmsg(err, errlen, 1,
+		return errmsg(err, errlen, -ENOTTY,
 			      "the interactive view needs a terminal (use -b for text output)");
-	if (tui_state__init(&t.st, o, src->live, err, errlen))
-		return 1;
+	t.plain = tui_plain_needed(t.plain_why, sizeof(t.plain_why));
+	settings_load(&set, &o);
+	if (tui_state__init(&t.st, &o, src->live, err, errlen))
+		return -EINVAL;
+	tui_rc__from_state(&set.start, &t.st);
 	t.users = tui_users__new();
 	if (!t.users)
-		return errmsg(err, errlen, 1, "out of memory");
+		return errmsg(err, errlen, -ENOMEM, "out of memory");
 	ret = run_screen(&t);
+	settings_save(&set, &t.st, !ret);
 	if (t.have_iv)
 		interval__free_rows(&t.iv);
 	free_detail(&t);
 	sample__free(&t.smp[0]);
 	sample__free(&t.smp[1]);
 	tui_users__free(t.users);
-	return ret ? 1 : 0;
+	return ret ? -1 : 0;
 }

@@ -21,7 +21,7 @@
  * retired; the newest interval shows as soon as the user resumes. A
  * recording is not read while paused (n steps one interval).
  *
- * Returns the exit code: 0, or 1 with a one-line message in *err*.
+ * 0, or -errno (or -1) with a one-line message in *err*.
  */
 int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen);
 

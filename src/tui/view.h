@@ -51,6 +51,9 @@ struct tui_opts {
 	long iterations;	/* exit after this many intervals; 0: until q */
 	struct view view;	/* initial grouping, filters, sort, top and cgroup filter;
 				 * pids are copied, the rest is borrowed */
+	bool reverse;		/* sort the other way round */
+	bool tree;		/* processes with their threads, cgroups as a tree */
+	unsigned int hidden;	/* columns turned off: TUI_HIDE() bits of tui/draw.h */
 	int level;		/* TopDown level: 1 or 2 */
 	bool level2_available;
 	const char *level2_why;	/* why not, told on the 2 key; NULL: "not available on
@@ -64,6 +67,8 @@ struct tui_opts {
 	int nr_events;
 	bool topdown;		/* TopDown columns, else event count and rate columns */
 	bool color;		/* false for NO_COLOR (also read here) or --no-color */
+	unsigned int cmdline;	/* TUI_RC_* bits of tui/rc.h: what the command line chose,
+				 * which the saved settings do not override */
 	const char *note;	/* a warning for the status line at start (a -s without
 				 * values here), or NULL */
 };

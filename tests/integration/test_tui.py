@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """The interactive view as a user meets it: tdtop in a tmux pane of fixed
 size, driven by keys and read back with capture-pane. Checks the header and
-rows, sorting, the PID and name filters, help, resize, colours, and that
-every way out (q, SIGTERM) gives back a sane terminal at once; a -s
-without values is said on the status line, and a replay shows the users
-recorded."""
+rows, sorting, the PID and name filters, help, resize, colours, htop's
+function keys, narrow terminals, TERM=dumb, the saved settings, and that
+every way out (q, SIGTERM) gives back a sane terminal at once; a -s without
+values is said on the status line, and a replay shows the users recorded.
+Each pane has its own XDG_CONFIG_HOME: no test reads or writes the user's
+settings."""
 import os
 import re
 import shlex
+import shutil
+import signal
+import tempfile
 import time
 
 from tdfixtures import PROMPT_SHOWN, Cgroups, Pane, assert_sane_terminal
@@ -16,6 +21,39 @@ from tdtest import TDTOP, SkipTest, Workload, children, require_root
 BURN_NAME = "tduiburn"
 # how long the view may take to answer a key on a loaded machine
 KEY_S = 10
+
+
+class TuiPane(Pane):
+    """A pane whose tdtop has a settings file of its own (in *config*, else
+    in a directory removed with the pane)."""
+
+    def __init__(self, width=120, height=40, env=None, config=None):
+        self.own_config = config is None
+        self.config = config or tempfile.mkdtemp(prefix="tdtop-tui-cfg-")
+        try:
+            super().__init__(width, height, env={"XDG_CONFIG_HOME": self.config, **(env or {})})
+        except BaseException:
+            self._drop_config()
+            raise
+
+    def _drop_config(self):
+        if self.own_config:
+            shutil.rmtree(self.config, ignore_errors=True)
+
+    def __exit__(self, *exc):
+        super().__exit__(*exc)
+        self._drop_config()
+
+
+def table_rows(lines):
+    """The lines below the column titles down to the key bar."""
+    rows = []
+    for line in lines:
+        if line.startswith("F1Help"):
+            break
+        if line.strip():
+            rows.append(line)
+    return rows
 
 
 class Table:
@@ -27,7 +65,7 @@ class Table:
         for i, line in enumerate(screen):
             if line.split()[:1] == ["PID"] and "COMM" in line.split():
                 self.header = line
-                self.rows = [r for r in screen[i + 1:] if r.strip()]
+                self.rows = table_rows(screen[i + 1:])
                 break
 
     def _end(self, title):
@@ -91,7 +129,7 @@ def tdtop_pid(pane):
 
 def test_tui_screen_sort_filters_help():
     require_root()
-    with Workload("burn", 60000, name=BURN_NAME, now=True) as wl, Pane() as pane:
+    with Workload("burn", 60000, name=BURN_NAME, now=True) as wl, TuiPane() as pane:
         wl.ready()
         t = start(pane)
         screen = pane.screen()
@@ -167,7 +205,7 @@ def test_tui_screen_sort_filters_help():
 
 def test_tui_resize_redraws():
     require_root()
-    with Pane(120, 40) as pane:
+    with TuiPane(120, 40) as pane:
         wide = start(pane)
         pane.resize(80, 24)
 
@@ -194,7 +232,7 @@ def test_tui_quit_restores_terminal():
     intervals and q pressed as the first one is drawn, a tdtop that
     waited would take some 3 s; 2 s leave room for a loaded machine."""
     require_root()
-    with Pane() as pane:
+    with TuiPane() as pane:
         start(pane, delay="3")
         pid = tdtop_pid(pane)
         t0 = time.monotonic()
@@ -210,7 +248,7 @@ def test_tui_quit_restores_terminal():
 
 def test_tui_sigterm_restores_terminal():
     require_root()
-    with Pane() as pane:
+    with TuiPane() as pane:
         start(pane)
         pid = tdtop_pid(pane)
         os.kill(pid, 15)
@@ -226,7 +264,7 @@ def test_tui_no_color():
     sorted column's title is coloured."""
     require_root()
     for no_color, want in ((None, True), ("1", False)):
-        with Pane(env={"NO_COLOR": no_color} if no_color else None) as pane:
+        with TuiPane(env={"NO_COLOR": no_color} if no_color else None) as pane:
             start(pane)
             raw = "\n".join(pane.screen(escapes=True))
             assert bool(COLOUR.search(raw)) == want, f"NO_COLOR={no_color}: {raw[:2000]!r}"
@@ -245,7 +283,7 @@ class CgTable:
         for i, line in enumerate(screen):
             if line.split()[:2] == ["CGROUP", "TASKS"]:
                 self.header = line
-                self.rows = [r for r in screen[i + 1:] if r.strip()]
+                self.rows = table_rows(screen[i + 1:])
                 break
 
     def names(self):
@@ -274,11 +312,11 @@ def cg_table(pred=lambda t: True):
 
 def test_tui_cgroup_view():
     """--by cgroup: a burning process's cgroup shows with its name and about
-    one CPU, under its parent in the name order; the path filter, Enter for
-    its processes, Esc back, t for threads."""
+    one CPU, below its parent in the tree (F5) and after it by name; the
+    path filter, Enter for its processes, Esc back, t for threads."""
     require_root()
     with Cgroups("burn") as cg, Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
-            Pane() as pane:
+            TuiPane() as pane:
         wl.ready()
         cg.move(wl.pid, "burn")
         burn = cg.rel("burn")
@@ -291,12 +329,22 @@ def test_tui_cgroup_view():
                           f"{burn} at up to 100% CPU")
         assert t.row(cg.rel())[2] >= t.row(burn)[2] - 0.1, t.rows    # the parent sums it
 
-        # by name the tree shows: the child right after its parent, indented
+        # F5: the tree, each child right after its parent, indented
+        pane.keys("F5")
+        t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "cgroups as a tree")
+                                   and t.row(burn) and t.row(cg.rel())), KEY_S, "cgroup tree")
+        top, child = t.row(cg.rel()), t.row(burn)
+        assert child[0] == top[0] + 1 and child[1] == top[1] + 2, t.rows
+        pane.keys("F5")
+        pane.wait_for(lambda s: status_line(s, "cgroups sorted, with full paths"), KEY_S, "flat")
+        # flat and sorted by name: full paths in path order, none indented
+        pane.keys("Down")   # a key: the message makes way for the status line
         sort_by(pane, "name")
         t = pane.wait_for(cg_table(lambda t: status_line(pane.screen(), "sort name ")
                                    and t.row(burn)), KEY_S, "sort by name")
-        top, child = t.row(cg.rel()), t.row(burn)
-        assert top and child[0] == top[0] + 1 and child[1] == top[1] + 2, t.rows
+        names = t.names()
+        assert names == sorted(names) and all(n == n.lstrip() for n in names), t.rows
+        assert t.row(burn)[0] == t.row(cg.rel())[0] + 1, t.rows
 
         # the name filter matches the path
         pane.keys("/")
@@ -337,7 +385,7 @@ def test_tui_cgroup_key_needs_cgroup_mode():
     """Without --by cgroup or -c the kernel does not charge per cgroup: c
     says how to start tdtop and the process table stays."""
     require_root()
-    with Pane() as pane:
+    with TuiPane() as pane:
         start(pane)
         pane.keys("c")
         pane.wait_for(lambda s: status_line(
@@ -347,13 +395,252 @@ def test_tui_cgroup_key_needs_cgroup_mode():
         pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
 
 
+def test_tui_empty_cgroup_view():
+    """A cgroup none of whose tasks ran: no column titles, and a line that says so."""
+    require_root()
+    with Cgroups("burn") as cg, TuiPane() as pane:
+        cmd = " ".join(shlex.quote(a) for a in
+                       [TDTOP, "--by", "cgroup", "-c", cg.rel("burn"), "-d", "0.5"])
+        pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+        pane.wait_for(lambda s: status_line(s, "no cgroups charged yet"), 15, "empty view")
+        screen = pane.screen()
+        assert Table(screen).header is None and CgTable(screen).header is None, \
+            "\n".join(screen)
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+
+
+# ---- htop's keys ----
+
+def keybar(screen):
+    return any(line.startswith("F1Help") for line in screen)
+
+
+def test_tui_function_keys():
+    """F1 help, F3 search, F4 filter and Esc, F5 tree, F6 sort menu, I, P, M, u,
+    F9 with its confirmation (n keeps the process, y sends SIGTERM), F10 quit."""
+    require_root()
+    with Workload("burn", 60000, name=BURN_NAME, now=True) as wl, TuiPane() as pane:
+        wl.ready()
+        start(pane)
+        assert keybar(pane.screen()), "\n".join(pane.screen())
+        pane.keys("F1")
+        pane.wait_for(lambda s: status_line(s, "Press any key to return"), KEY_S, "help")
+        pane.keys("x")
+        pane.wait_for(table_ready, KEY_S, "table after help")
+
+        # F6: the sort menu; Home is pid
+        pane.keys("F6")
+        pane.wait_for(lambda s: status_line(s, "Sort by") and status_line(s, "Enter"), KEY_S,
+                      "sort menu")
+        pane.keys("Home", "Enter")
+        t = pane.wait_for(lambda s: status_line(s, "sort pid ") and table_ready(s), KEY_S,
+                          "sort by pid")
+        # I: the other way round
+        pane.keys("I")
+        pane.keys("Down")   # the message goes, the status line shows the order
+        t = pane.wait_for(lambda s: status_line(s, "sort pid reversed") and
+                          (x := table_ready(s)) and len(x.rows) > 1 and x, KEY_S, "reversed")
+        assert t.pids() == sorted(t.pids(), reverse=True), t.pids()
+        pane.keys("P")
+        pane.wait_for(lambda s: status_line(s, "sort cpu"), KEY_S, "P sorts by CPU")
+        pane.keys("M")
+        pane.wait_for(lambda s: status_line(s, "no memory column"), KEY_S, "M says why not")
+
+        # F4 filters by name, Esc clears it
+        pane.keys("F4")
+        pane.wait_for(lambda s: status_line(s, "Show commands containing"), KEY_S, "filter prompt")
+        pane.text(BURN_NAME)
+        pane.keys("Enter")
+        t = pane.wait_for(lambda s: status_line(s, f"comm '{BURN_NAME}'") and table_ready(s),
+                          5, "filtered")
+        assert t.pids() == [wl.pid], t.rows
+        pane.keys("Escape")
+        pane.wait_for(lambda s: status_line(s, "filter cleared") and
+                      (x := Table(s)).rows and len(x.rows) > 1, KEY_S, "filter cleared")
+
+        # F5: processes with their threads
+        pane.keys("F5")
+        t = pane.wait_for(lambda s: status_line(s, "processes with their threads") and
+                          (x := table_ready(s)) and "TID" in x.header.split() and x, KEY_S, "tree")
+        pane.keys("F5")
+        pane.wait_for(lambda s: (x := table_ready(s)) and "TID" not in x.header.split(), KEY_S,
+                      "flat again")
+
+        # u: one user's processes
+        pane.keys("u")
+        pane.wait_for(lambda s: status_line(s, "Show the tasks of") and
+                      status_line(s, "all users") and status_line(s, "root"), KEY_S, "user menu")
+        # the first user after "all users", whoever it is
+        pane.keys("Down", "Enter")
+        t = pane.wait_for(lambda s: status_line(s, "user ") and table_ready(s), KEY_S, "user filter")
+        user = t.header.split().index("USER")
+        assert all(r.split()[user] == t.rows[0].split()[user] for r in t.rows), t.rows
+        pane.keys("Escape")
+        pane.wait_for(lambda s: status_line(s, "filter cleared"), KEY_S, "user filter cleared")
+
+        # F3 jumps to the burner; F9 names it before anything is sent
+        pane.keys("F3")
+        pane.wait_for(lambda s: status_line(s, "Search:"), KEY_S, "search prompt")
+        pane.text(BURN_NAME)
+        pane.keys("Enter", "F9")
+        pane.wait_for(lambda s: status_line(s, f"Send a signal to PID {wl.pid} ({BURN_NAME})"),
+                      5, "signal menu for the burner")
+        pane.keys("Enter")
+        pane.wait_for(lambda s: status_line(
+            s, f"Send SIGTERM to PID {wl.pid} '{BURN_NAME}'? y sends"), KEY_S, "confirmation")
+        pane.keys("n")
+        pane.wait_for(lambda s: status_line(s, "SIGTERM not sent"), KEY_S, "cancelled")
+        assert wl.proc.poll() is None, "the burner got a signal"
+        pane.keys("F9", "Enter")
+        pane.wait_for(lambda s: status_line(s, "y sends"), KEY_S, "confirmation")
+        pane.keys("y")
+        pane.wait_for(lambda s: status_line(s, f"SIGTERM sent to PID {wl.pid}"), KEY_S, "sent")
+        assert wl.proc.wait(5) == -signal.SIGTERM
+        pane.keys("F10")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+
+
+def replay(pane, *args):
+    """The basic recording, replayed to its end: the same interval at every width."""
+    fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                           "recordings", "basic.jsonl")
+    cmd = " ".join(shlex.quote(a) for a in [TDTOP, "report", "-d", "0.01", *args, fixture])
+    pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+    return pane.wait_for(lambda s: status_line(s, "END") and table_ready(s), 15, "replay end")
+
+
+def fields(line):
+    """A header line's fields: what two spaces separate."""
+    return [f for f in re.split(r"  +", line.strip()) if f]
+
+
+def test_tui_narrow_layout():
+    """At 60 columns every header field and every column is whole: each is
+    one the wide screen shows too, for the same interval; the key bar goes
+    on a tiny terminal, and Right shows the columns left out."""
+    require_root()
+    with TuiPane(200, 30) as wide_pane:
+        wide = replay(wide_pane)
+        wide_screen = wide_pane.screen()
+    with TuiPane(60, 24) as pane:
+        t = replay(pane)
+        screen = pane.screen()
+        assert all(len(line) <= 60 for line in screen), "\n".join(screen)
+        for prefix in ("interval ", "Totals"):
+            narrow = next(line for line in screen if line.startswith(prefix))
+            full = next(line for line in wide_screen if line.startswith(prefix))
+            assert set(fields(narrow)) <= set(fields(full)), (narrow, full)
+        titles = t.header.split()
+        assert titles[:2] == ["PID", "COMM"] and set(titles) <= set(wide.header.split()), \
+            (t.header, wide.header)
+        assert len(titles) < len(wide.header.split())
+        # each row's cells are the wide row's, none cut
+        for row in t.rows:
+            pid = row.split()[0]
+            full = next(r for r in wide.rows if r.split()[0] == pid)
+            cells = row[t.header.index("CPU%") - 1:].split()
+            assert set(cells) <= set(full.split()), (row, full)
+        assert keybar(screen), "\n".join(screen)
+        # Right: the columns left out come into view, whole
+        pane.keys("Right", "Right", "Right")
+        t = pane.wait_for(lambda s: status_line(s, "scrolled (Left)") and table_ready(s), KEY_S,
+                          "scrolled")
+        assert "page-faults" in t.header.split() or "cpu-clock/s" in t.header.split(), t.header
+        assert set(t.header.split()) <= set(wide.header.split()), t.header
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+    with TuiPane(38, 9) as tiny:
+        replay(tiny)
+        assert not keybar(tiny.screen()), "\n".join(tiny.screen())
+        tiny.keys("q")
+        tiny.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+
+
+def test_tui_term_dumb_plain_text():
+    """TERM=dumb: no cursor addressing, so each screen is printed as text
+    lines after a note; keys come from the lines typed, q and Enter quits."""
+    require_root()
+    with Workload("burn", 60000, name=BURN_NAME, now=True) as wl, \
+            TuiPane(100, 40, env={"TERM": "dumb"}) as pane:
+        wl.ready()
+        # one row and a long delay: the note stays on screen
+        cmd = " ".join(shlex.quote(a) for a in [TDTOP, "-d", "5", "-p", str(wl.pid)])
+        pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+        pane.wait_for(lambda s: status_line(s, "TERM=dumb cannot place the cursor: plain text")
+                      and (x := Table(s)).rows and x.pids() == [wl.pid], 15, "plain screen")
+        screen = pane.screen(escapes=True)
+        assert not any("\x1b" in line for line in screen), screen
+        assert not keybar(screen), "\n".join(screen)
+        # a command typed as a line: the name filter, shown at once
+        pane.line(f"/{BURN_NAME}")
+        pane.wait_for(lambda s: status_line(s, f"comm '{BURN_NAME}'"), KEY_S, "filter from a line")
+        pane.line("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+        assert_sane_terminal(pane)
+
+
+def rc_file(config):
+    return os.path.join(config, "tdtop", "tdtoprc")
+
+
+def test_tui_settings_round_trip():
+    """What was changed on screen (order, tree) is saved on quit and shown at
+    the next start; an option given on the command line is not saved and
+    wins over the file; a damaged file is ignored with one line on stderr
+    and left as it is."""
+    require_root()
+    config = tempfile.mkdtemp(prefix="tdtop-tui-rc-")
+    try:
+        with TuiPane(config=config) as pane:
+            start(pane, "-s", "pid")
+            pane.keys("I", "F5")
+            pane.wait_for(lambda s: status_line(s, "processes with their threads"), KEY_S, "tree")
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+        with open(rc_file(config)) as f:
+            text = f.read()
+        assert "reverse=1\n" in text and "tree=1\n" in text, text
+        # -s and -d came from the command line and nobody changed them
+        assert "sort=" not in text and "delay=" not in text, text
+        with TuiPane(config=config) as pane:
+            pane.line(f"clear; {shlex.quote(TDTOP)}; echo TDTOP-EXIT=$?")
+            pane.wait_for(lambda s: status_line(s, "sort cpu reversed  process tree  delay 1s")
+                          and table_ready(s), 15, "settings restored")
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+        # the command line wins: -d, and -H has no tree
+        with open(rc_file(config), "a") as f:
+            f.write("delay=3\n")
+        with TuiPane(config=config) as pane:
+            start(pane, "-H")
+            pane.wait_for(lambda s: status_line(s, "sort cpu reversed  threads") and
+                          status_line(s, "delay 0.5s"), KEY_S, "options override")
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+        # damaged: ignored whole, said once the screen is closed, not rewritten
+        with open(rc_file(config), "w") as f:
+            f.write("reverse=1\nlevel=9\n")
+        with TuiPane(config=config) as pane:
+            start(pane)
+            assert status_line(pane.screen(), "sort cpu  processes"), "\n".join(pane.screen())
+            pane.keys("I", "q")
+            screen = pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0") and s, KEY_S, "exit")
+            said = [line for line in screen if "settings ignored" in line]
+            assert len(said) == 1 and "level wants 1 or 2" in "".join(screen), "\n".join(screen)
+        with open(rc_file(config)) as f:
+            assert f.read() == "reverse=1\nlevel=9\n"
+    finally:
+        shutil.rmtree(config, ignore_errors=True)
+
+
 def test_tui_sort_key_without_values_says_so():
     """-s backend without TopDown: the screen sorts by CPU and says why on
     its status line (batch mode refuses it, exit 2)."""
     require_root()
     if os.path.exists("/sys/bus/event_source/devices/cpu"):
         raise SkipTest("this machine has a core PMU: TopDown may be measured")
-    with Pane() as pane:
+    with TuiPane() as pane:
         start(pane, "-s", "backend")
         pane.wait_for(lambda s: status_line(
             s, "-s backend: TopDown is not measured; sorted by cpu"), KEY_S, "the note")
@@ -378,7 +665,7 @@ def test_tui_report_shows_the_recorded_users():
                        "recordings")
     for name, want in (("basic-v2.jsonl", {1: "root", 800: "alice"}),
                        ("basic.jsonl", {1: "-", 800: "-"})):
-        with Pane() as pane:
+        with TuiPane() as pane:
             cmd = f"clear; {shlex.quote(TDTOP)} report {shlex.quote(os.path.join(rec, name))}"
             pane.line(f"{cmd}; echo TDTOP-EXIT=$?")
             users = pane.wait_for(_users, 15, f"{name}: the table with USER")

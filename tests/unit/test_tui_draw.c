@@ -49,46 +49,136 @@ TEST(tui_columns_level1_at_80_and_120)
 	CHECK_INT(tui_columns_width(cols, n), 81 + TUI_BAR_MIN);
 }
 
-TEST(tui_columns_level2_keep_all_nodes_at_80)
+TEST(tui_columns_level2_keeps_level1_first)
 {
 	struct tui_layout l = td_layout(2, false);
 	struct tui_col cols[TUI_MAX_COLS];
 	int n;
 
+	/* level 1 in its short form, and the level-2 children of the bound nodes */
 	n = tui_columns(&l, 80, cols);
-	CHECK_STR(titles(cols, n), "PID|COMM|CPU%|Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB");
+	CHECK_STR(titles(cols, n), "PID|COMM|CPU%|Retir|BadSp|Front|Back|FLat|FBw|MemB|CoreB");
 	CHECK(tui_columns_width(cols, n) <= 80);
 	n = tui_columns(&l, 120, cols);
-	CHECK_STR(titles(cols, n), "PID|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|"
+	CHECK_STR(titles(cols, n), "PID|USER|COMM|CPU%|Retir|BadSp|Front|Back|"
 				   "Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB|IPC");
 	CHECK(tui_columns_width(cols, n) <= 120);
-	/* a part of level 1 would read as a breakdown: the four go together */
 	l.threads = true;
 	l.user = false;
 	n = tui_columns(&l, 120, cols);
-	CHECK_STR(titles(cols, n), "PID|TID|COMM|CPU%|Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB");
+	CHECK_STR(titles(cols, n), "PID|TID|COMM|CPU%|Retir|BadSp|Front|Back|"
+				   "Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB|IPC");
 	l.threads = false;
 	l.user = true;
 	n = tui_columns(&l, 200, cols);
 	CHECK_INT(cols[1].id, TUI_COL_USER);
+	CHECK_STR(cols[4].title, "Retiring");
 	CHECK_INT(cols[n - 1].id, TUI_COL_BAR);
 }
 
-TEST(tui_columns_threads_and_narrow)
+/* Whole columns at the usual narrow and wide terminals, by priority. */
+TEST(tui_columns_at_40_60_80_160)
 {
-	struct tui_layout l = td_layout(1, true);
+	static const struct {
+		int level;
+		int width;
+		const char *want;
+	} cases[] = {
+		{ 1, 40, "PID|COMM|CPU%|IPC" },
+		{ 1, 60, "PID|COMM|CPU%|Retir|BadSp|Front|Back|IPC" },
+		{ 1, 80, "PID|USER|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|IPC" },
+		{ 1, 160, "PID|USER|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|IPC|TopDown" },
+		{ 2, 40, "PID|COMM|CPU%|IPC" },
+		/* -l 2 at 60 keeps level 1 whole */
+		{ 2, 60, "PID|COMM|CPU%|Retir|BadSp|Front|Back|IPC" },
+		{ 2, 80, "PID|COMM|CPU%|Retir|BadSp|Front|Back|FLat|FBw|MemB|CoreB" },
+		{ 2, 160, "PID|USER|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|Heavy|Light|"
+			  "BrMsp|MClr|FLat|FBw|MemB|CoreB|IPC|TopDown" },
+		/* events: counts from the left, then USER, then the rates */
+		{ 0, 40, "PID|COMM|CPU%|cpu-clock" },
+		{ 0, 60, "PID|COMM|CPU%|cpu-clock|context-swit" },
+		{ 0, 80, "PID|USER|COMM|CPU%|cpu-clock|context-swit|page-faults" },
+		{ 0, 160, "PID|USER|COMM|CPU%|cpu-clock|context-swit|page-faults|"
+			  "cpu-clock/s|context-sw/s|page-fault/s" },
+	};
+	struct tui_col cols[TUI_MAX_COLS];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tui_layout l = td_layout(cases[i].level ? cases[i].level : 1, false);
+		int n;
+
+		l.topdown = cases[i].level > 0;
+		n = tui_columns(&l, cases[i].width, cols);
+		CHECK_STR(titles(cols, n), cases[i].want);
+		CHECK(tui_columns_width(cols, n) <= cases[i].width);
+		/* each title fits its column: nothing is cut */
+		for (int k = 0; k < n; k++)
+			CHECK((int)strlen(cols[k].title) <= cols[k].width);
+	}
+}
+
+TEST(tui_columns_hidden_and_scrolled)
+{
+	struct tui_layout l = td_layout(1, false);
 	struct tui_col cols[TUI_MAX_COLS];
 	int n;
 
+	/* what the user turned off leaves its room to the others */
+	l.hidden = TUI_HIDE(TUI_OPT_USER) | TUI_HIDE(TUI_OPT_IPC);
 	n = tui_columns(&l, 80, cols);
-	CHECK_STR(titles(cols, n), "PID|TID|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|IPC");
-	CHECK(tui_columns_width(cols, n) <= 80);
-	/* PID and COMM stay even when they do not fit */
-	n = tui_columns(&l, 20, cols);
-	CHECK_STR(titles(cols, n), "PID|COMM");
-	/* columns leave from the right once the optional ones are gone */
-	n = tui_columns(&l, 50, cols);
-	CHECK_STR(titles(cols, n), "PID|TID|COMM|CPU%|Retiring");
+	CHECK_STR(titles(cols, n), "PID|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|TopDown");
+	CHECK_INT(cols[n - 1].width, 14);
+	l.hidden = TUI_HIDE_ALL;
+	n = tui_columns(&l, 200, cols);
+	CHECK_STR(titles(cols, n), "PID|COMM|Retiring|Bad Spec|Frontend|Backend");
+	CHECK_INT(tui_columns_scroll_max(&l, 200), 0);
+
+	/* scrolled: the fixed columns, then whole ones from the scroll position */
+	l = td_layout(2, false);
+	CHECK_INT(tui_columns_scroll_max(&l, 80), 7);
+	l.hscroll = 1;
+	n = tui_columns(&l, 80, cols);
+	CHECK_STR(titles(cols, n), "PID|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|Heavy|Light");
+	l.hscroll = 6;
+	n = tui_columns(&l, 80, cols);
+	CHECK_STR(titles(cols, n), "PID|COMM|Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB|IPC");
+	l.hscroll = 7;
+	n = tui_columns(&l, 80, cols);
+	CHECK_STR(titles(cols, n), "PID|COMM|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB|IPC|TopDown");
+	CHECK_INT(tui_columns_width(cols, n), 80);
+	/* everything fits: nothing to scroll */
+	CHECK_INT(tui_columns_scroll_max(&l, 300), 0);
+	l = td_layout(1, false);
+	CHECK_INT(tui_columns_scroll_max(&l, 120), 0);
+	CHECK(tui_columns_scroll_max(&l, 80) > 0);	/* the bar is off screen */
+}
+
+TEST(tui_columns_tree_has_tids)
+{
+	struct tui_layout l = td_layout(1, false);
+	struct tui_col cols[TUI_MAX_COLS];
+	struct interval iv;
+	struct row r;
+	char buf[64];
+	int n;
+
+	l.tree = true;
+	n = tui_columns(&l, 120, cols);
+	CHECK_STR(titles(cols, n),
+		  "PID|TID|USER|COMM|CPU%|Retiring|Bad Spec|Frontend|Backend|IPC|TopDown");
+	memset(&iv, 0, sizeof(iv));
+	memset(&r, 0, sizeof(r));
+	memcpy(r.comm, "worker", 7);
+	r.kind = ROW_PROCESS;
+	tui_cell(&cols[3], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "worker");
+	/* a thread hangs below its process */
+	r.kind = ROW_THREAD;
+	tui_cell(&cols[3], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, " `- worker");
+	memcpy(r.comm, "abcdefghijklmno", 16);
+	tui_cell(&cols[3], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, " `- abcdefghijk");
 }
 
 TEST(tui_columns_events_and_rates)
@@ -347,11 +437,11 @@ TEST(tui_cgroup_columns_at_80_and_120)
 	CHECK_INT(tui_columns_width(cols, n), 80);
 	CHECK_INT(cols[0].width, 26);
 	CHECK_INT(cols[1].width, 5);
-	/* level 2 at 80: the level-2 nodes and a name at its minimum */
+	/* level 2 at 80: level 1, the bound nodes' children and a name at its minimum */
 	l = cg_layout(true, 2, -1);
 	n = tui_columns(&l, 80, cols);
 	CHECK_STR(titles(cols, n),
-		  "CGROUP|TASKS|CPU%|Heavy|Light|BrMsp|MClr|FLat|FBw|MemB|CoreB");
+		  "CGROUP|TASKS|CPU%|Retir|BadSp|Front|Back|FLat|FBw|MemB|CoreB");
 	CHECK_INT(cols[0].width, TUI_CGROUP_MIN);
 	CHECK(tui_columns_width(cols, n) <= 80);
 	/* events: the rates go first, then the name shrinks */
@@ -360,9 +450,10 @@ TEST(tui_cgroup_columns_at_80_and_120)
 	CHECK_STR(titles(cols, n), "CGROUP|TASKS|CPU%|cpu-clock|context-swit|page-faults");
 	CHECK_INT(cols[0].width, 33);
 	CHECK_INT(tui_columns_width(cols, n), 80);
-	/* narrow: TASKS leaves before the columns from the right, the name always stays */
+	/* narrow: the counts that fit, TASKS, the name always stays */
 	n = tui_columns(&l, 60, cols);
-	CHECK_STR(titles(cols, n), "CGROUP|CPU%|cpu-clock|context-swit");
+	CHECK_STR(titles(cols, n), "CGROUP|TASKS|CPU%|cpu-clock|context-swit");
+	CHECK_INT(cols[0].width, 25);
 	n = tui_columns(&l, 30, cols);
 	CHECK_STR(titles(cols, n), "CGROUP|CPU%");
 	n = tui_columns(&l, 10, cols);
@@ -427,89 +518,43 @@ TEST(tui_cgroup_cells_indent_by_depth)
 	tui_cell(&cols[3], &iv, &r, NULL, buf, sizeof(buf));
 	CHECK_STR(buf, "50.0");
 
-	/* a flat list: no indent at any depth */
+	/* a flat list: the full path, its end when it is too long */
 	l = cg_layout(true, 1, -1);
 	n = tui_columns(&l, 80, cols);
 	r.cgroup = path;
 	r.depth = 3;
 	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
-	CHECK_STR(buf, "nginx.service/worker");
+	CHECK_STR(buf, "..ice/nginx.service/worker");
 }
 
-TEST(tui_cgroup_path_tree_order)
+TEST(tui_cgroup_flat_paths_tell_units_apart)
 {
-	CHECK(tui_cgroup_path_cmp("/", "/a") < 0);
-	CHECK(tui_cgroup_path_cmp("/a", "/a/b") < 0);
-	/* a child before a sibling whose name extends the parent's */
-	CHECK(tui_cgroup_path_cmp("/a/b", "/a-b") < 0);
-	CHECK(tui_cgroup_path_cmp("/a/z", "/a b") < 0);
-	CHECK(tui_cgroup_path_cmp("/a/b", "/a/c") < 0);
-	CHECK(tui_cgroup_path_cmp("/b", "/a/b") > 0);
-	CHECK_INT(tui_cgroup_path_cmp("/a/b", "/a/b"), 0);
-	CHECK(tui_cgroup_path_cmp("", "/") < 0);
-	CHECK(tui_cgroup_path_cmp("/\xff", "/a") > 0);
-}
+	struct tui_layout l = cg_layout(false, 1, -1);
+	struct tui_col cols[TUI_MAX_COLS];
+	char a[] = "/a.slice/x.service", b[] = "/b.slice/x.service", odd[] = "/a\x1b[2J\tb";
+	struct interval iv;
+	struct row r;
+	char buf[64];
 
-/* Rows with copies of *paths*, ids 1, 2, ... */
-static void cg_rows(struct row *rows, const char *const *paths, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		memset(&rows[i], 0, sizeof(rows[i]));
-		rows[i].kind = ROW_CGROUP;
-		rows[i].cgroup_id = i + 1;
-		rows[i].cgroup = paths[i] ? strdup(paths[i]) : NULL;
-	}
-}
-
-static const char *joined(const struct row *rows, size_t n)
-{
-	static char buf[256];
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? " " : "",
-				rows[i].cgroup ? rows[i].cgroup : "NULL");
-	return buf;
-}
-
-static void free_rows(struct row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(rows[i].cgroup);
-}
-
-TEST(tui_cgroup_rows_filter_tree_top)
-{
-	static const char *const paths[] = { "/b", "/a-b", "/a/b", "/", "/a", NULL, "/a/b/c" };
-	struct row rows[7];
-	size_t n;
-
-	/* children right after their parent */
-	cg_rows(rows, paths, 7);
-	n = tui_cgroup_rows(rows, 7, "", true, 0);
-	CHECK_INT(n, 7);
-	CHECK_STR(joined(rows, n), "NULL / /a /a/b /a/b/c /a-b /b");
-	free_rows(rows, n);
-
-	/* the filter matches the path; rows without one never match */
-	cg_rows(rows, paths, 7);
-	n = tui_cgroup_rows(rows, 7, "a/b", true, 0);
-	CHECK_STR(joined(rows, n), "/a/b /a/b/c");
-	free_rows(rows, n);
-
-	/* not in tree order: the order given, filtered, then cut to top */
-	cg_rows(rows, paths, 7);
-	n = tui_cgroup_rows(rows, 7, "a", false, 2);
-	CHECK_STR(joined(rows, n), "/a-b /a/b");
-	free_rows(rows, n);
-
-	cg_rows(rows, paths, 7);
-	n = tui_cgroup_rows(rows, 7, NULL, true, 3);
-	CHECK_STR(joined(rows, n), "NULL / /a");
-	free_rows(rows, n);
-
-	cg_rows(rows, paths, 7);
-	CHECK_INT(tui_cgroup_rows(rows, 7, "nothing", true, 0), 0);
-	CHECK_INT(tui_cgroup_rows(rows, 0, NULL, true, 0), 0);
+	memset(&iv, 0, sizeof(iv));
+	memset(&r, 0, sizeof(r));
+	r.kind = ROW_CGROUP;
+	tui_columns(&l, 80, cols);
+	r.cgroup = a;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "/a.slice/x.service");
+	r.cgroup = b;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "/b.slice/x.service");
+	/* no byte of a path drives the terminal */
+	r.cgroup = odd;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "/a?[2J?b");
+	/* in the tree both are their unit's name, below their slice */
+	l.cgroup_indent = 1;
+	tui_columns(&l, 80, cols);
+	r.cgroup = a;
+	r.depth = 2;
+	tui_cell(&cols[0], &iv, &r, NULL, buf, sizeof(buf));
+	CHECK_STR(buf, "  x.service");
 }

@@ -77,8 +77,6 @@ TEST(tui_sort_cycles_through_topdown_level1)
 	CHECK_STR(sort_name(&st), "pid");
 	tui_state__key(&st, '<');
 	CHECK_STR(sort_name(&st), "ipc");
-	tui_state__key(&st, KEY_F(6));
-	CHECK_STR(sort_name(&st), "pid");
 }
 
 TEST(tui_sort_cycles_through_events_without_topdown)
@@ -761,6 +759,273 @@ TEST(tui_cgroup_name_filter_is_the_path)
 	type(&st, "c/\n");
 	CHECK_STR(st.cg_filter, "");
 	CHECK_STR(st.comm, "ssh");
+}
+
+/* ---- htop's keys ---- */
+
+/* Rows with PIDs pids[i] and names comms[i]. */
+static void set_named_rows(struct tui_state *st, struct row *rows, const char *const *comms,
+			   size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&rows[i], 0, sizeof(rows[i]));
+		rows[i].pid = rows[i].tid = 100 + (int)i;
+		snprintf(rows[i].comm, sizeof(rows[i].comm), "%s", comms[i]);
+	}
+	tui_state__rows(st, rows, n);
+}
+
+TEST(tui_function_keys)
+{
+	struct tui_state st;
+	struct view v;
+
+	init(&st, true, true, true);
+	CHECK(tui_state__key(&st, KEY_F(1)) & TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_HELP);
+	tui_state__key(&st, 'x');
+	CHECK(tui_state__key(&st, KEY_F(10)) & TUI_QUIT);
+	/* F4 is the name filter; in the cgroup view it filters paths */
+	tui_state__key(&st, KEY_F(4));
+	CHECK_INT(st.prompt, TUI_PROMPT_COMM);
+	type(&st, "sshd\n");
+	tui_state__view(&st, &v);
+	CHECK_STR(v.comm, "sshd");
+	tui_state__key(&st, '\\');
+	CHECK_INT(st.prompt, TUI_PROMPT_COMM);
+	tui_state__key(&st, 27);
+	/* F6: a menu of the sort keys with the cursor on the current one */
+	CHECK(tui_state__key(&st, KEY_F(6)) & TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_MENU);
+	CHECK_INT(st.menu, TUI_MENU_SORT);
+	CHECK_INT(st.menu_list.nr, 8);
+	CHECK_INT(st.menu_list.cursor, 2);	/* pid, comm, cpu */
+	tui_state__key(&st, KEY_DOWN);
+	CHECK(tui_state__key(&st, '\n') & TUI_REBUILD);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	CHECK_STR(sort_name(&st), "retiring");
+	/* Esc leaves the menu as it was */
+	tui_state__key(&st, KEY_F(6));
+	tui_state__key(&st, KEY_HOME);
+	CHECK(!(tui_state__key(&st, 27) & TUI_REBUILD));
+	CHECK_STR(sort_name(&st), "retiring");
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+}
+
+TEST(tui_invert_and_cpu_sort)
+{
+	struct tui_state st;
+	unsigned int act;
+
+	init(&st, true, false, true);
+	act = tui_state__key(&st, 'I');
+	CHECK(act & TUI_REBUILD);
+	CHECK(st.reverse);
+	CHECK_STR(st.msg, "sort cpu, reversed");
+	tui_state__key(&st, 'I');
+	CHECK(!st.reverse);
+	/* P: by CPU; P again: the other way round */
+	tui_state__key(&st, '<');
+	CHECK_STR(sort_name(&st), "comm");
+	tui_state__key(&st, 'I');
+	CHECK(tui_state__key(&st, 'P') & TUI_REBUILD);
+	CHECK_STR(sort_name(&st), "cpu");
+	CHECK(!st.reverse);
+	tui_state__key(&st, 'P');
+	CHECK(st.reverse);
+	/* M: no memory column, and the status line says so */
+	act = tui_state__key(&st, 'M');
+	CHECK(!(act & TUI_REBUILD));
+	CHECK(st.msg_error);
+	CHECK(strstr(st.msg, "no memory column") != NULL);
+	CHECK_STR(sort_name(&st), "cpu");
+}
+
+TEST(tui_f5_tree_and_t)
+{
+	struct tui_state st;
+	struct view v;
+
+	init(&st, true, false, true);
+	CHECK(tui_state__key(&st, KEY_F(5)) & TUI_REBUILD);
+	CHECK(st.tree);
+	tui_state__view(&st, &v);
+	CHECK_INT(v.by, BY_PROCESS);
+	/* t still swaps processes and threads, as a flat list */
+	tui_state__key(&st, 't');
+	CHECK(!st.tree);
+	CHECK_INT(st.by, BY_THREAD);
+	/* the tree from threads shows processes with their threads */
+	tui_state__key(&st, KEY_F(5));
+	CHECK(st.tree);
+	CHECK_INT(st.by, BY_PROCESS);
+	tui_state__key(&st, 'T');
+	CHECK(!st.tree);
+	CHECK_INT(st.by, BY_PROCESS);
+	tui_state__key(&st, 'T');
+	tui_state__key(&st, 'H');
+	CHECK(!st.tree);
+	CHECK_INT(st.by, BY_THREAD);
+}
+
+TEST(tui_f3_search_jumps_to_matches)
+{
+	static const char *const comms[] = { "bash", "sshd", "Xorg", "ssh-agent", "bash" };
+	struct row rows[5];
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	tui_list__set_page(&st.list, 10);
+	set_named_rows(&st, rows, comms, 5);
+	tui_state__key(&st, KEY_F(3));
+	CHECK_INT(st.mode, TUI_MODE_PROMPT);
+	CHECK_INT(st.prompt, TUI_PROMPT_SEARCH);
+	/* each letter jumps, from the selected row on, ignoring case */
+	tui_state__key(&st, 's');
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 0);	/* bash */
+	tui_state__key(&st, 's');
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 1);
+	type(&st, "h-");
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 3);
+	CHECK(!st.search_failed);
+	/* F3 again: the next match, round the end */
+	tui_state__key(&st, 21);	/* Ctrl-U */
+	type(&st, "BASH");
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 4);
+	tui_state__key(&st, KEY_F(3));
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK_INT(st.sel_pid, 100);
+	/* no match: the cursor stays and the prompt says so */
+	tui_state__key(&st, 'x');
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 0);
+	CHECK(st.search_failed);
+	tui_state__key(&st, '\n');
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	CHECK(st.msg_error);
+	/* the match is followed as the rows change */
+	tui_state__key(&st, KEY_F(3));
+	type(&st, "xorg");
+	tui_state__key(&st, '\n');
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.sel_pid, 102);
+	set_named_rows(&st, rows, (const char *const[]){ "a", "b", "c", "d", "e" }, 5);
+	CHECK_INT(st.list.cursor, 2);
+	/* F3 on an empty line searches the last text again */
+	set_named_rows(&st, rows, comms, 5);
+	tui_state__key(&st, KEY_HOME);
+	tui_state__rows(&st, rows, 5);
+	tui_state__key(&st, KEY_F(3));
+	tui_state__key(&st, KEY_F(3));
+	CHECK_STR(st.input, "xorg");
+	tui_state__rows(&st, rows, 5);
+	CHECK_INT(st.list.cursor, 2);
+	tui_state__key(&st, 27);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	/* cgroup rows match their path */
+	rows[0].kind = ROW_CGROUP;
+	rows[0].cgroup = (char *)"/system.slice/Nginx.service";
+	CHECK(tui_row_matches(&rows[0], "nginx"));
+	rows[0].cgroup = NULL;
+	CHECK(!tui_row_matches(&rows[0], "nginx"));
+}
+
+TEST(tui_esc_clears_filters_then_leaves)
+{
+	struct tui_state st;
+	struct view v;
+	unsigned int act;
+
+	init(&st, true, false, true);
+	type(&st, "/bash\n");
+	type(&st, "p7\n");
+	act = tui_state__key(&st, 27);
+	CHECK(act & TUI_REBUILD);
+	CHECK_STR(st.comm, "");
+	CHECK_STR(st.msg, "filter cleared");
+	/* the PIDs stay: p with nothing clears them */
+	tui_state__view(&st, &v);
+	CHECK_INT(v.nr_pids, 1);
+	CHECK_INT(tui_state__key(&st, 27), 0);
+	/* the user filter goes too */
+	st.user_filter = true;
+	CHECK(tui_state__key(&st, 27) & TUI_REBUILD);
+	CHECK(!st.user_filter);
+}
+
+TEST(tui_left_right_scroll_columns)
+{
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	/* nothing to scroll: said, not done */
+	CHECK_INT(tui_state__key(&st, KEY_RIGHT), TUI_REDRAW);
+	CHECK_INT(st.hscroll, 0);
+	CHECK_STR(st.msg, "every column is on screen");
+	CHECK_INT(tui_state__key(&st, KEY_LEFT), 0);
+	st.hscroll_max = 2;
+	tui_state__key(&st, KEY_RIGHT);
+	tui_state__key(&st, KEY_RIGHT);
+	CHECK_INT(st.hscroll, 2);
+	tui_state__key(&st, KEY_RIGHT);
+	CHECK_INT(st.hscroll, 2);
+	CHECK_STR(st.msg, "the last column is on screen");
+	tui_state__key(&st, KEY_LEFT);
+	CHECK_INT(st.hscroll, 1);
+	/* in the detail view Left goes back */
+	st.mode = TUI_MODE_DETAIL;
+	tui_state__key(&st, KEY_LEFT);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	CHECK_INT(st.hscroll, 1);
+}
+
+TEST(tui_help_scrolls_with_the_arrows)
+{
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	tui_state__key(&st, KEY_F(1));
+	st.help.nr = 12;	/* what the drawing sets: lines beyond the screen */
+	tui_list__set_page(&st.help, 5);
+	CHECK_INT(tui_state__key(&st, KEY_DOWN), TUI_REDRAW);
+	CHECK_INT(st.mode, TUI_MODE_HELP);
+	tui_state__key(&st, KEY_NPAGE);
+	CHECK_INT(st.help.cursor, 6);
+	tui_state__key(&st, KEY_END);
+	CHECK_INT(st.help.cursor, 11);
+	/* another key closes it; opened again it starts at the top */
+	tui_state__key(&st, 'x');
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+	tui_state__key(&st, 'h');
+	CHECK_INT(st.help.cursor, 0);
+	tui_state__key(&st, KEY_LEFT);
+	CHECK_INT(st.mode, TUI_MODE_MAIN);
+}
+
+TEST(tui_empty_views_say_why)
+{
+	struct tui_state st;
+
+	init(&st, true, false, true);
+	CHECK_STR(tui_empty_text(&st), "no task ran");
+	type(&st, "/x\n");
+	CHECK_STR(tui_empty_text(&st), "no task matches the filter");
+	tui_state__key(&st, 27);
+	st.user_filter = true;
+	CHECK_STR(tui_empty_text(&st), "no task matches the filter");
+	st.user_filter = false;
+	st.cg_within = 9;
+	CHECK_STR(tui_empty_text(&st), "no task of this cgroup ran in this interval");
+	/* cgroup rows: none charged yet, never a process table's words */
+	init_cg(&st, BY_CGROUP, true);
+	CHECK(strstr(tui_empty_text(&st), "no cgroups charged yet") == tui_empty_text(&st));
+	type(&st, "/a.slice\n");
+	CHECK_STR(tui_empty_text(&st), "no cgroup matches the filter");
 }
 
 TEST(tui_note_on_the_status_line_at_start)
