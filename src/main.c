@@ -311,8 +311,8 @@ static int run_exporter(struct run *r, const struct options *o, struct exporter_
 		fprintf(stderr, "tdtop: %s\n", r->st.notice);
 	eo->prom.version = TDTOP_VERSION;
 	eo->prom.method = r->st.method;
-	prom_event_kinds_from_roles(r->st.pipe.cfg.role, r->st.pipe.nr_events,
-				    eo->prom.event_kind);
+	prom_event_kinds(r->st.pipe.cfg.role, r->st.pipe.names, r->st.pipe.nr_events,
+			 eo->prom.event_kind);
 	r->ex = exporter__start(eo, err, errlen);
 	if (!r->ex)
 		return EXIT_RUNTIME;

@@ -28,7 +28,7 @@ struct snapshot {
 	char *om;
 	size_t om_len;
 	double published;	/* CLOCK_MONOTONIC seconds */
-	double build_s;
+	double render_s;	/* what rendering both formats took */
 };
 
 struct exporter {
@@ -103,18 +103,19 @@ static void publish(struct exporter *e, struct snapshot *s)
 
 int exporter__publish(struct exporter *e, const struct interval *iv)
 {
-	double t0 = mono_s();
 	struct snapshot *s;
+	double t0;
 	int ret;
 
 	ret = prom_store__add(e->store, iv);
 	if (ret)
 		return ret;
+	t0 = mono_s();
 	s = snapshot_render(e->store);
 	if (!s)
 		return -ENOMEM;
 	s->published = mono_s();
-	s->build_s = s->published - t0;
+	s->render_s = s->published - t0;
 	publish(e, s);
 	return 0;
 }
@@ -182,7 +183,7 @@ static enum MHD_Result reply_metrics(struct exporter *e, struct MHD_Connection *
 		return MHD_NO;
 	}
 	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= e->stale_s,
-				  b->snap->build_s);
+				  b->snap->render_s);
 	if (fclose(f) || err) {
 		body_free(b);
 		return MHD_NO;

@@ -79,8 +79,8 @@ char *prom_cgroup_labels(const char *path)
 	out = malloc(len);
 	if (!out)
 		goto cleanup;
-	snprintf(out, len, "cgroup=\"%s\"%s%s%s%s%s%s%s%s%s", p, u ? ",unit=\"" : "", u ? u : "",
-		 u ? "\"" : "", cl.container[0] ? ",container_id=\"" : "", cl.container,
+	snprintf(out, len, "cgroup=\"%s\"%s%s%s%s%s%s%s%s%s", p, u ? ",systemd_unit=\"" : "",
+		 u ? u : "", u ? "\"" : "", cl.container[0] ? ",container_id=\"" : "", cl.container,
 		 cl.container[0] ? "\"" : "", cl.pod_uid[0] ? ",pod_uid=\"" : "", cl.pod_uid,
 		 cl.pod_uid[0] ? "\"" : "");
 cleanup:

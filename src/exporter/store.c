@@ -254,7 +254,6 @@ static void add_machine(struct prom_store *s, const struct interval *iv)
 	s->read_errors += iv->read_errors;
 	s->switches += iv->switches;
 	s->bpf_s_per_switch = iv->bpf_ns_per_switch / 1e9;
-	s->self_cpu_pct = iv->self_cpu_pct;
 	if (isfinite(iv->self_cpu_pct) && iv->self_cpu_pct > 0 && iv->interval_s > 0)
 		s->self_cpu_s += iv->self_cpu_pct / 100.0 * iv->interval_s;
 	if (!s->method_fixed && iv->method && *iv->method)
@@ -311,7 +310,6 @@ struct prom_store *prom_store__new(const struct prom_opts *o)
 	s->method_fixed = o->method && strcmp(o->method, "none");
 	s->nr_td = nr_td_fields < PROM_MAX_TD ? nr_td_fields : PROM_MAX_TD;
 	s->bpf_s_per_switch = NAN;
-	s->self_cpu_pct = NAN;
 	return s;
 }
 
@@ -335,16 +333,23 @@ size_t prom_store__nr_series(const struct prom_store *s)
 	return s->nr;
 }
 
-void prom_event_kinds_from_roles(const int *role, int n, enum prom_event_kind *out)
+/* The software clocks count nanoseconds: a time, not a count of things. */
+static bool counts_time(const char *name)
+{
+	return name && (!strcmp(name, "cpu-clock") || !strcmp(name, "task-clock"));
+}
+
+void prom_event_kinds(const int *role, const char *const *names, int n,
+		      enum prom_event_kind *out)
 {
 	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
 		if (role[i] == TD_CYCLES)
 			out[i] = PROM_EV_CYCLES;
 		else if (role[i] == TD_INSTRUCTIONS)
 			out[i] = PROM_EV_INSTRUCTIONS;
-		else if (role[i] == TD_NO_ROLE)
-			out[i] = PROM_EV_GENERIC;
-		else
+		else if (role[i] != TD_NO_ROLE)
 			out[i] = PROM_EV_SKIP;
+		else
+			out[i] = counts_time(names[i]) ? PROM_EV_TIME : PROM_EV_GENERIC;
 	}
 }

@@ -22,7 +22,8 @@
 
 /* How an event's counts are exported. */
 enum prom_event_kind {
-	PROM_EV_GENERIC,	/* tdtop_events_total{event="<name>"} */
+	PROM_EV_GENERIC,	/* tdtop_events_total{event="<name>"}: a count */
+	PROM_EV_TIME,		/* tdtop_event_seconds_total{event="<name>"}: ns counted */
 	PROM_EV_CYCLES,		/* tdtop_cycles_total */
 	PROM_EV_INSTRUCTIONS,	/* tdtop_instructions_total */
 	PROM_EV_SKIP,		/* not exported (TopDown inputs: see the slots metrics) */
@@ -80,7 +81,6 @@ struct prom_store {
 	double self_cpu_s;
 	double overflow;	/* rows not tracked: PROM_MAX_SERIES reached */
 	double bpf_s_per_switch;	/* NAN: unknown */
-	double self_cpu_pct;		/* NAN: unknown */
 };
 
 /* NULL on ENOMEM or when o->by is neither BY_CGROUP nor BY_PROCESS. */
@@ -102,10 +102,12 @@ int prom_store__add(struct prom_store *s, const struct interval *iv);
 size_t prom_store__nr_series(const struct prom_store *s);
 
 /*
- * Export kinds from TopDown roles (enum td_role, or TD_NO_ROLE): cycles
- * and instructions get their own metrics, events that only feed TopDown
- * are skipped, the others are generic.
+ * Export kinds from TopDown roles (enum td_role, or TD_NO_ROLE) and event
+ * names: cycles and instructions get their own metrics, events that only
+ * feed TopDown are skipped, the clocks (counting nanoseconds) are times,
+ * the others are counts.
  */
-void prom_event_kinds_from_roles(const int *role, int n, enum prom_event_kind *out);
+void prom_event_kinds(const int *role, const char *const *names, int n,
+		      enum prom_event_kind *out);
 
 #endif /* __TDTOP_STORE_H */

@@ -350,11 +350,13 @@ def test_prometheus_scrapes_cgroup_cpu_of_a_workload():
             res = prom.wait_query(q, lambda r: r and abs(r[0][1] - final[0]) < 1e-9)
             labels = res[0][0]
             assert labels["job"] == "tdtop" and labels["cgroup"] == cg.rel, labels
-            # the same time as the cpu-clock event, in ns
-            q = f'tdtop_events_total{{cgroup="{cg.rel}",event="cpu-clock"}}'
+            # the same time as the cpu-clock event, in seconds of its own metric
+            q = f'tdtop_event_seconds_total{{cgroup="{cg.rel}",event="cpu-clock"}}'
             res = prom.wait_query(q, lambda r: len(r) == 1)
-            assert_close("cpu-clock event vs cpu seconds", res[0][1], final[0] * 1e9,
+            assert_close("cpu-clock event vs cpu seconds", res[0][1] * 1e9, final[0] * 1e9,
                          rel=0.01, slack=2 * MS)
+            q = f'tdtop_events_total{{cgroup="{cg.rel}",event="cpu-clock"}}'
+            assert not prom.query(q), "a time among the counts of tdtop_events_total"
             # the whole scrape parsed cleanly and the exporter's own metrics arrived
             targets = prom.api("/api/v1/targets")["activeTargets"]
             assert targets and targets[0]["health"] == "up" and not targets[0]["lastError"], \

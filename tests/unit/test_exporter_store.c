@@ -33,7 +33,7 @@ TEST(prom_counters_accumulate_per_cgroup)
 		CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{cgroup=\"/\"} "), 3.5, 1e-12);
 		/* no row in the second interval: the cgroup's counter stays */
 		CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{cgroup=\"" NGINX
-				       "\",unit=\"nginx.service\"} "), 1.0, 1e-12);
+				       "\",systemd_unit=\"nginx.service\"} "), 1.0, 1e-12);
 		CHECK_NEAR(value_of(t, "tdtop_cycles_total{cgroup=\"/\"} "), 1100, 1e-9);
 		CHECK_NEAR(value_of(t, "tdtop_events_total{cgroup=\"/\",event=\"page-faults\"} "),
 			   5, 1e-9);
@@ -270,15 +270,59 @@ TEST(prom_store_rejects_bad_input)
 	prom_store__free(NULL);
 }
 
-TEST(prom_kinds_from_td_roles)
+TEST(prom_kinds_from_td_roles_and_names)
 {
-	int roles[] = { TD_SLOTS, TD_RETIRING, TD_CYCLES, TD_INSTRUCTIONS, TD_NO_ROLE };
-	enum prom_event_kind k[5];
+	int roles[] = { TD_SLOTS, TD_RETIRING, TD_CYCLES, TD_INSTRUCTIONS, TD_NO_ROLE,
+			TD_NO_ROLE, TD_NO_ROLE };
+	static const char *const names[] = { "slots", "topdown-retiring", "cycles",
+					      "instructions", "page-faults", "cpu-clock",
+					      "task-clock" };
+	enum prom_event_kind k[7];
 
-	prom_event_kinds_from_roles(roles, 5, k);
+	prom_event_kinds(roles, names, 7, k);
 	CHECK_INT(k[0], PROM_EV_SKIP);
 	CHECK_INT(k[1], PROM_EV_SKIP);
 	CHECK_INT(k[2], PROM_EV_CYCLES);
 	CHECK_INT(k[3], PROM_EV_INSTRUCTIONS);
 	CHECK_INT(k[4], PROM_EV_GENERIC);
+	/* the clocks count nanoseconds: times, kept apart from the counts */
+	CHECK_INT(k[5], PROM_EV_TIME);
+	CHECK_INT(k[6], PROM_EV_TIME);
+}
+
+/* cpu-clock in seconds of its own metric; tdtop_events_total holds counts only. */
+TEST(prom_clock_events_are_seconds)
+{
+	static const char *const names[] = { "cpu-clock", "page-faults", "task-clock" };
+	struct row r = cg_row("/", 1000000000ULL, 1500000000ULL, 7);
+	struct interval iv;
+	struct prom_opts o;
+	struct prom_store *s;
+	char *t;
+
+	opts_init(&o, BY_CGROUP);
+	o.event_kind[0] = PROM_EV_TIME;
+	o.event_kind[2] = PROM_EV_TIME;
+	s = prom_store__new(&o);
+	if (!s) {
+		CHECK(s);
+		return;
+	}
+	r.ev[2] = (struct delta){ 250000000ULL, 1000, 1000 };
+	iv_init(&iv, &r, 1);
+	iv.event_names = names;
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	t = render(s, false);
+	CHECK_NEAR(value_of(t, "tdtop_event_seconds_total{cgroup=\"/\",event=\"cpu-clock\"} "),
+		   1.5, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_event_seconds_total{cgroup=\"/\",event=\"task-clock\"} "),
+		   0.25, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_events_total{cgroup=\"/\",event=\"page-faults\"} "), 7, 0);
+	CHECK(t && !strstr(t, "tdtop_events_total{cgroup=\"/\",event=\"cpu-clock\"}"));
+	free(t);
+	t = render(s, true);
+	CHECK(t && strstr(t, "# TYPE tdtop_event_seconds counter\n"
+			  "# UNIT tdtop_event_seconds seconds\n"));
+	free(t);
+	prom_store__free(s);
 }
