@@ -390,7 +390,8 @@ int main(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (o.cmd == CMD_EXPORTER &&
-	    exporter_opts__parse(&eo, o.listen, o.by, o.top, o.delay_s, err, sizeof(err))) {
+	    exporter_opts__parse(&eo, &(struct exporter_args){ o.listen, o.by, o.by_comm, o.top,
+							       o.delay_s }, err, sizeof(err))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -170,7 +170,8 @@ void options_usage(FILE *f, enum command cmd)
 		      "      --listen ADDR:PORT address to serve on (default 127.0.0.1:9717; other\n"
 		      "                         addresses only when given, e.g. 0.0.0.0:9717, [::1]:9717)\n"
 		      "Series are per cgroup by default (--by cgroup); --by process gives per-process\n"
-		      "series, --top N keeps the N busiest (cgroups or processes).\n",
+		      "series, --by comm one per command name (process rows summed, fewer series);\n"
+		      "--top N keeps the N busiest.\n",
 		      f);
 		usage_measure(f);
 		fputs("\n", f);
@@ -436,11 +437,15 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			o->by = BY_THREAD;
 			break;
 		case OPT_BY:
-			if (parse_by(optarg, &o->by)) {
+			/* the exporter's series per command name: process rows summed */
+			o->by_comm = cmd == CMD_EXPORTER && !strcmp(optarg, "comm");
+			if (!o->by_comm && parse_by(optarg, &o->by)) {
 				snprintf(err, errlen,
 					 "invalid --by '%s' (want process, thread or cgroup)", optarg);
 				return -1;
 			}
+			if (o->by_comm)
+				o->by = BY_PROCESS;
 			break;
 		case 'c':
 			if (!*optarg) {

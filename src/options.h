@@ -41,6 +41,7 @@ struct options {
 	int pids[MAX_PIDS];
 	size_t nr_pids;
 	enum group_by by;	/* --by; -H is --by thread */
+	bool by_comm;		/* exporter --by comm: BY_PROCESS rows summed per name */
 	const char *cgroup;	/* -c: only this cgroup and below */
 	int cgroup_depth;	/* 0: any */
 	double delay_s;

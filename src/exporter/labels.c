@@ -100,7 +100,9 @@ char *prom_process_labels(int pid, const char *comm)
 	prom_escape_label(esc, sizeof(esc), name);
 	len = strlen(esc) + 32;
 	out = malloc(len);
-	if (out)
+	if (out && pid < 0)
+		snprintf(out, len, "comm=\"%s\"", esc);
+	else if (out)
 		snprintf(out, len, "pid=\"%d\",comm=\"%s\"", pid, esc);
 	return out;
 }

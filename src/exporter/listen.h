@@ -35,13 +35,21 @@ int listen_addr__parse(struct listen_addr *a, const char *s, char *err, size_t e
 /* Defaults: 127.0.0.1:9717, per cgroup, every series, one-hour TTL, 1 s intervals. */
 void exporter_opts__init(struct exporter_opts *o);
 
+/* The command line's values the exporter takes. */
+struct exporter_args {
+	const char *listen;	/* --listen; NULL: 127.0.0.1:9717 */
+	enum group_by by;	/* --by cgroup or process */
+	bool by_comm;		/* --by comm: process rows summed per command name */
+	size_t top;		/* --top; 0: every cgroup, or EXPORTER_DEFAULT_TOP */
+	double interval_s;	/* -d */
+};
+
 /*
- * The exporter's settings from the command line's values: --listen (NULL:
- * 127.0.0.1:9717), --by cgroup or process, --top (0: every cgroup, or
- * EXPORTER_DEFAULT_TOP processes) and -d. Returns 0, or -EINVAL with a
- * one-line message in *err* (a bad address, --by thread, --top too large).
+ * The exporter's settings from the command line's values. Returns 0, or
+ * -EINVAL with a one-line message in *err* (a bad address, --by thread,
+ * --top too large).
  */
-int exporter_opts__parse(struct exporter_opts *o, const char *listen, enum group_by by,
-			 size_t top, double interval_s, char *err, size_t errlen);
+int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a, char *err,
+			 size_t errlen);
 
 #endif /* __TDTOP_LISTEN_H */

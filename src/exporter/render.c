@@ -108,7 +108,7 @@ static int cmp_key(const void *a, const void *b, void *ctx)
 	const struct prom_series *x = &s->series[*(const size_t *)a];
 	const struct prom_series *y = &s->series[*(const size_t *)b];
 
-	if (s->o.by == BY_PROCESS && x->pid != y->pid)
+	if (s->o.by == BY_PROCESS && !s->o.by_comm && x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return strcmp(x->key, y->key);
 }

@@ -85,9 +85,13 @@ static bool row_wanted(const struct prom_store *s, const struct row *r)
 	return s->o.by == BY_CGROUP ? r->kind == ROW_CGROUP : r->kind == ROW_PROCESS;
 }
 
-static void row_key(const struct row *r, char *buf, size_t size, const char **key)
+static void row_key(const struct prom_store *s, const struct row *r, char *buf, size_t size,
+		    const char **key)
 {
-	if (r->kind != ROW_CGROUP) {
+	if (r->kind != ROW_CGROUP && s->o.by_comm) {
+		snprintf(buf, size, "%.*s", TASK_COMM_LEN, r->comm);
+		*key = buf;
+	} else if (r->kind != ROW_CGROUP) {
 		snprintf(buf, size, "%d", r->pid);
 		*key = buf;
 	} else if (r->cgroup) {
@@ -112,7 +116,7 @@ static int series_new(struct prom_store *s, const struct row *r, const char *key
 	se->pid = r->pid;
 	memcpy(se->comm, r->comm, TASK_COMM_LEN);
 	se->labels = r->kind == ROW_CGROUP ? prom_cgroup_labels(key) :
-					     prom_process_labels(r->pid, r->comm);
+					     prom_process_labels(s->o.by_comm ? -1 : r->pid, r->comm);
 	if (!se->key || !se->labels || key_index__set(&s->index, hash, s->nr, NULL, NULL)) {
 		series_free(se);
 		return -ENOMEM;
@@ -140,7 +144,7 @@ static int map_rows(struct prom_store *s, const struct interval *iv, size_t *ids
 		ids[i] = SIZE_MAX;
 		if (!row_wanted(s, r))
 			continue;
-		row_key(r, buf, sizeof(buf), &key);
+		row_key(s, r, buf, sizeof(buf), &key);
 		hash = key_hash(key, strlen(key));
 		pos = series_find(s, key, hash);
 		if (pos >= 0) {
@@ -183,7 +187,8 @@ static void add_row(struct prom_store *s, struct prom_series *se, const struct i
 	se->cpu_s += cpu;
 	se->score += cpu;
 	se->last_seen = s->elapsed_s;
-	if (r->kind == ROW_PROCESS) {
+	/* a name outlives its processes: the series of a name only expires */
+	if (r->kind == ROW_PROCESS && !s->o.by_comm) {
 		se->exited = r->exited;
 		/* exec renames: same counts, new label (the old one stays on ENOMEM) */
 		relabel(se, r);

@@ -31,6 +31,7 @@ enum prom_event_kind {
 
 struct prom_opts {
 	enum group_by by;		/* BY_CGROUP or BY_PROCESS */
+	bool by_comm;			/* BY_PROCESS: one series per command name */
 	size_t top;			/* row series written at most, by recent CPU; 0: all */
 	double series_ttl_s;		/* forget a series without rows this long; 0: never */
 	const char *version;		/* tdtop_build_info labels */
@@ -39,7 +40,7 @@ struct prom_opts {
 };
 
 struct prom_series {
-	char *key;		/* cgroup path, or the PID in decimal */
+	char *key;		/* cgroup path, the PID in decimal, or the comm */
 	size_t hash;		/* key_hash() of the key */
 	char *labels;		/* escaped label pairs, without braces */
 	int pid;

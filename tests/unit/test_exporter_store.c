@@ -326,3 +326,36 @@ TEST(prom_clock_events_are_seconds)
 	free(t);
 	prom_store__free(s);
 }
+
+/* --by comm: processes of one name in one series, which their exits do not end. */
+TEST(prom_series_per_command_name)
+{
+	struct row r1[] = { proc_row(10, "nginx", 1000000000ULL, false),
+			    proc_row(11, "nginx", 500000000ULL, true),
+			    proc_row(12, "sshd", 250000000ULL, false) };
+	struct row r2[] = { proc_row(13, "nginx", 250000000ULL, true) };
+	struct prom_opts o;
+	struct prom_store *s;
+	char *t;
+
+	opts_init(&o, BY_PROCESS);
+	o.by_comm = true;
+	s = prom_store__new(&o);
+	if (!s) {
+		CHECK(s);
+		return;
+	}
+	CHECK_INT(add_rows(s, r1, 3), 0);
+	CHECK_INT(prom_store__nr_series(s), 2);
+	CHECK_INT(add_rows(s, r2, 1), 0);
+	CHECK_INT(add_rows(s, r2, 0), 0);
+	CHECK_INT(prom_store__nr_series(s), 2);
+	t = render(s, false);
+	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{comm=\"nginx\"} "), 1.75, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{comm=\"sshd\"} "), 0.25, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_events_total{comm=\"nginx\",event=\"page-faults\"} "), 30,
+		   0);
+	CHECK(t && !strstr(t, "pid="));
+	free(t);
+	prom_store__free(s);
+}
