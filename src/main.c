@@ -311,6 +311,7 @@ static int run_exporter(struct run *r, const struct options *o, struct exporter_
 		fprintf(stderr, "tdtop: %s\n", r->st.notice);
 	eo->prom.version = TDTOP_VERSION;
 	eo->prom.method = r->st.method;
+	eo->log = stderr;
 	prom_event_kinds(r->st.pipe.cfg.role, r->st.pipe.names, r->st.pipe.nr_events,
 			 eo->prom.event_kind);
 	r->ex = exporter__start(eo, err, errlen);

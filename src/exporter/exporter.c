@@ -35,6 +35,8 @@ struct exporter {
 	struct MHD_Daemon *daemon;
 	double stale_s;			/* tdtop_up is 0 for older snapshots */
 	struct prom_store *store;	/* the publishing thread's only */
+	FILE *log;
+	unsigned int logged;		/* prom_store__unavailable() bits already logged */
 	pthread_mutex_t lock;		/* guards cur, held for a pointer copy only */
 	struct snapshot *cur;
 };
@@ -101,6 +103,18 @@ static void publish(struct exporter *e, struct snapshot *s)
 	snapshot_put(old);
 }
 
+/* Each unavailable metric once, when it is found so. */
+static void log_unavailable(struct exporter *e)
+{
+	unsigned int na = prom_store__unavailable(e->store) & ~e->logged;
+
+	for (int i = 0; i < PROM_NR_NA; i++)
+		if ((na & (1u << i)) && prom_na_info[i].why && e->log)
+			fprintf(e->log, "tdtop: %s is not exported: %s\n", prom_na_info[i].metric,
+				prom_na_info[i].why);
+	e->logged |= na;
+}
+
 int exporter__publish(struct exporter *e, const struct interval *iv)
 {
 	struct snapshot *s;
@@ -110,6 +124,7 @@ int exporter__publish(struct exporter *e, const struct interval *iv)
 	ret = prom_store__add(e->store, iv);
 	if (ret)
 		return ret;
+	log_unavailable(e);
 	t0 = mono_s();
 	s = snapshot_render(e->store);
 	if (!s)
@@ -273,6 +288,7 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	e->stale_s = 3 * o->interval_s + 1;
+	e->log = o->log;
 	e->store = prom_store__new(&o->prom);
 	if (e->store)
 		e->cur = snapshot_render(e->store);

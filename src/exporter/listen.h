@@ -4,6 +4,7 @@
 #define __TDTOP_LISTEN_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include "exporter/store.h"
 
@@ -23,6 +24,7 @@ struct exporter_opts {
 	struct listen_addr listen;
 	struct prom_opts prom;
 	double interval_s;		/* -d: tdtop_up turns 0 after 3 intervals without one */
+	FILE *log;			/* a line per metric found unavailable; NULL: none */
 };
 
 /*

@@ -280,6 +280,29 @@ static void render_health(FILE *f, bool om, const struct prom_store *s)
 	scalar(f, om, &overflow, s->overflow);
 }
 
+static void render_unavailable(FILE *f, bool om, const struct prom_store *s)
+{
+	static const struct family fam = {
+		"tdtop_metric_unavailable", GAUGE, NULL,
+		"1 for each metric tdtop cannot export here, with the reason "
+		"(see docs/exporter.md)." };
+	unsigned int na = prom_store__unavailable(s);
+
+	if (!na)
+		return;
+	family_header(f, om, &fam);
+	for (int i = 0; i < PROM_NR_NA; i++) {
+		char labels[128];
+
+		if (!(na & (1u << i)))
+			continue;
+		/* names and reasons are identifiers: nothing to escape */
+		snprintf(labels, sizeof(labels), "metric=\"%s\",reason=\"%s\"",
+			 prom_na_info[i].metric, prom_na_info[i].reason);
+		sample(f, fam.name, labels, NULL, 1);
+	}
+}
+
 int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f)
 {
 	struct visible v;
@@ -294,6 +317,7 @@ int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f)
 	render_events(f, openmetrics, &v, PROM_EV_GENERIC, &fam_events, 1);
 	render_events(f, openmetrics, &v, PROM_EV_TIME, &fam_event_s, 1e-9);
 	render_health(f, openmetrics, s);
+	render_unavailable(f, openmetrics, s);
 	free(v.idx);
 	return ferror(f) ? -1 : 0;
 }

@@ -338,6 +338,25 @@ size_t prom_store__nr_series(const struct prom_store *s)
 	return s->nr;
 }
 
+const struct prom_na_info prom_na_info[PROM_NR_NA] = {
+	[PROM_NA_BPF_STATS] = { "tdtop_bpf_seconds_per_switch", "bpf_stats_refused",
+				"the kernel refused BPF run-time statistics (they need "
+				"CAP_SYS_ADMIN and Linux 5.8)" },
+	[PROM_NA_SLOTS] = { "tdtop_slots_total", "no_topdown", NULL },
+	[PROM_NA_TOPDOWN] = { "tdtop_topdown_slots_total", "no_topdown", NULL },
+};
+
+unsigned int prom_store__unavailable(const struct prom_store *s)
+{
+	unsigned int na = 0;
+
+	if (s->intervals >= 2 && !isfinite(s->bpf_s_per_switch))
+		na |= 1u << PROM_NA_BPF_STATS;
+	if (s->intervals >= 1 && !strcmp(s->method, "none"))
+		na |= 1u << PROM_NA_SLOTS | 1u << PROM_NA_TOPDOWN;
+	return na;
+}
+
 /* The software clocks count nanoseconds: a time, not a count of things. */
 static bool counts_time(const char *name)
 {

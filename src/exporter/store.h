@@ -84,6 +84,22 @@ struct prom_store {
 	double bpf_s_per_switch;	/* NAN: unknown */
 };
 
+/* Metrics a store cannot fill, for tdtop_metric_unavailable. */
+enum prom_unavailable {
+	PROM_NA_BPF_STATS,	/* tdtop_bpf_seconds_per_switch */
+	PROM_NA_SLOTS,		/* tdtop_slots_total */
+	PROM_NA_TOPDOWN,	/* tdtop_topdown_slots_total */
+	PROM_NR_NA,
+};
+
+struct prom_na_info {
+	const char *metric;
+	const char *reason;	/* the label value */
+	const char *why;	/* a line to log once; NULL: said elsewhere (the notice) */
+};
+
+extern const struct prom_na_info prom_na_info[PROM_NR_NA];
+
 /* NULL on ENOMEM or when o->by is neither BY_CGROUP nor BY_PROCESS. */
 struct prom_store *prom_store__new(const struct prom_opts *o);
 
@@ -101,6 +117,14 @@ int prom_store__add(struct prom_store *s, const struct interval *iv);
 
 /* Row series currently tracked (written or not). */
 size_t prom_store__nr_series(const struct prom_store *s);
+
+/*
+ * The metrics unavailable as of the intervals added: a bit per enum
+ * prom_unavailable. BPF statistics are known refused once the second
+ * interval still has none (the first turns them on); TopDown once an
+ * interval came without a method.
+ */
+unsigned int prom_store__unavailable(const struct prom_store *s);
 
 /*
  * Export kinds from TopDown roles (enum td_role, or TD_NO_ROLE) and event

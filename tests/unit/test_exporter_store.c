@@ -359,3 +359,43 @@ TEST(prom_series_per_command_name)
 	free(t);
 	prom_store__free(s);
 }
+
+/* What cannot be exported is said, with the reason, once it is known. */
+TEST(prom_unavailable_metrics)
+{
+	struct row r = cg_row("/", 1000000, 1, 1);
+	struct interval iv;
+	struct prom_store *s;
+	char *t;
+
+	s = store_new(BY_CGROUP, 0, 0);
+	if (!s)
+		return;
+	CHECK_INT(prom_store__unavailable(s), 0);
+	iv_init(&iv, &r, 1);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	/* the first interval turns the BPF statistics on: none yet is no verdict */
+	CHECK_INT(prom_store__unavailable(s), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__unavailable(s), 1u << PROM_NA_BPF_STATS);
+	t = render(s, false);
+	CHECK(t && strstr(t, "# TYPE tdtop_metric_unavailable gauge\n"
+			  "tdtop_metric_unavailable{metric=\"tdtop_bpf_seconds_per_switch\","
+			  "reason=\"bpf_stats_refused\"} 1\n"));
+	free(t);
+	iv.bpf_ns_per_switch = 120;
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__unavailable(s), 0);
+	t = render(s, true);
+	CHECK(t && !strstr(t, "tdtop_metric_unavailable"));
+	free(t);
+	/* without a TopDown method, the slots metrics */
+	iv.method = "none";
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__unavailable(s), 1u << PROM_NA_SLOTS | 1u << PROM_NA_TOPDOWN);
+	t = render(s, false);
+	CHECK(t && strstr(t, "tdtop_metric_unavailable{metric=\"tdtop_topdown_slots_total\","
+			  "reason=\"no_topdown\"} 1\n"));
+	free(t);
+	prom_store__free(s);
+}
