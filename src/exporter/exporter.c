@@ -5,16 +5,15 @@
  * reference to the latest one, so a slow client never holds up measuring.
  */
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "util/clock.h"
 #include "util/errmsg.h"
 #include "exporter/exporter.h"
+#include "exporter/httpd.h"
 #include "exporter/negotiate.h"
 #include "exporter/render.h"
 
@@ -32,7 +31,7 @@ struct snapshot {
 };
 
 struct exporter {
-	struct MHD_Daemon *daemon;
+	struct httpd *httpd;
 	double stale_s;			/* tdtop_up is 0 for older snapshots */
 	struct prom_store *store;	/* the publishing thread's only */
 	FILE *log;
@@ -143,21 +142,16 @@ static const char index_html[] =
 	"<p>Per-cgroup or per-process CPU time and TopDown issue slots: "
 	"<a href=\"/metrics\">/metrics</a></p></body></html>\n";
 
-static enum MHD_Result reply_static(struct MHD_Connection *c, unsigned int status,
-				    const char *type, const char *body, const char *allow)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
+#define TEXT_TYPE "text/plain; charset=utf-8"
 
-	r = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
+static void reply_static(struct http_response *r, int status, const char *type,
+			 const char *body, const char *fields)
+{
+	r->status = status;
+	r->type = type;
+	r->fields = fields;
+	r->body[0] = (struct iovec){ (void *)body, strlen(body) };
+	r->nr_body = 1;
 }
 
 /* A scrape's body: the shared snapshot, then its own live trailer. */
@@ -167,89 +161,70 @@ struct body {
 	size_t tail_len;
 };
 
-static void body_free(void *cls)
+static void body_free(void *arg)
 {
-	struct body *b = cls;
+	struct body *b = arg;
 
 	snapshot_put(b->snap);
 	free(b->tail);
 	free(b);
 }
 
-static enum MHD_Result reply_metrics(struct exporter *e, struct MHD_Connection *c)
+static int body_trailer(struct body *b, bool om, double stale_s)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_ACCEPT);
-	bool om = prom_wants_openmetrics(accept);
-	struct MHD_IoVec iov[2];
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-	struct body *b;
-	FILE *f;
+	FILE *f = open_memstream(&b->tail, &b->tail_len);
 	int err;
 
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return MHD_NO;
-	b->snap = snapshot_get(e);
-	f = open_memstream(&b->tail, &b->tail_len);
-	if (!f) {
-		body_free(b);
-		return MHD_NO;
-	}
-	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= e->stale_s,
+	if (!f)
+		return -ENOMEM;
+	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= stale_s,
 				  b->snap->render_s);
-	if (fclose(f) || err) {
-		body_free(b);
-		return MHD_NO;
-	}
-	iov[0].iov_base = om ? b->snap->om : b->snap->text;
-	iov[0].iov_len = om ? b->snap->om_len : b->snap->text_len;
-	iov[1].iov_base = b->tail;
-	iov[1].iov_len = b->tail_len;
-	r = MHD_create_response_from_iovec(iov, 2, body_free, b);
-	if (!r) {
-		body_free(b);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				om ? PROM_OPENMETRICS_TYPE : PROM_TEXT_TYPE);
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return ret;
+	return fclose(f) || err ? -ENOMEM : 0;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_data_size,
-				  void **con_cls)
+static void reply_metrics(struct exporter *e, const struct http_request *rq,
+			  struct http_response *r)
 {
-	static int seen;
-	struct exporter *e = cls;
+	char buf[HTTP_MAX_HEAD];
+	bool om = prom_wants_openmetrics(http_request__field(rq, "Accept", buf, sizeof(buf)));
+	struct body *b = calloc(1, sizeof(*b));
 
-	/* answered at once, which closes the connection: no body is read */
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
-				    "method not allowed: use GET\n", "GET, HEAD");
-	/*
-	 * Answer once the request is complete, which keeps the connection
-	 * open for the next scrape; a body, which GET should not have, is
-	 * discarded as it comes.
-	 */
-	if (!*con_cls) {
-		*con_cls = &seen;
-		return MHD_YES;
+	if (!b) {
+		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
+		return;
 	}
-	if (*upload_data_size) {
-		*upload_data_size = 0;
-		return MHD_YES;
+	b->snap = snapshot_get(e);
+	if (body_trailer(b, om, e->stale_s)) {
+		body_free(b);
+		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
+		return;
 	}
-	if (!strcmp(url, "/metrics"))
-		return reply_metrics(e, c);
-	if (!strcmp(url, "/"))
-		return reply_static(c, MHD_HTTP_OK, "text/html; charset=utf-8", index_html, NULL);
-	return reply_static(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
-			    "not found: metrics are on /metrics\n", NULL);
+	r->status = 200;
+	r->type = om ? PROM_OPENMETRICS_TYPE : PROM_TEXT_TYPE;
+	r->body[0] = (struct iovec){ om ? b->snap->om : b->snap->text,
+				     om ? b->snap->om_len : b->snap->text_len };
+	r->body[1] = (struct iovec){ b->tail, b->tail_len };
+	r->nr_body = 2;
+	r->done = body_free;
+	r->done_arg = b;
+}
+
+static void on_request(void *ctx, const struct http_request *rq, struct http_response *r)
+{
+	struct exporter *e = ctx;
+
+	if (rq->method == HTTP_OTHER) {
+		reply_static(r, 405, TEXT_TYPE, "method not allowed: use GET\n",
+			     "Allow: GET, HEAD\r\n");
+		/* a body it may have is not read */
+		r->close = true;
+	} else if (!strcmp(rq->path, "/metrics")) {
+		reply_metrics(e, rq, r);
+	} else if (!strcmp(rq->path, "/")) {
+		reply_static(r, 200, "text/html; charset=utf-8", index_html, NULL);
+	} else {
+		reply_static(r, 404, TEXT_TYPE, "not found: metrics are on /metrics\n", NULL);
+	}
 }
 
 static int listen_socket(const struct listen_addr *a, char *err, size_t errlen)
@@ -276,8 +251,14 @@ static int listen_socket(const struct listen_addr *a, char *err, size_t errlen)
 
 struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_t errlen)
 {
-	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
-	sigset_t all, old;
+	struct httpd_opts ho = {
+		.threads = EXPORTER_THREADS,
+		.max_conns = EXPORTER_MAX_CONNECTIONS,
+		.max_per_client = EXPORTER_MAX_PER_CLIENT,
+		.request_s = EXPORTER_REQUEST_S,
+		.idle_s = EXPORTER_IDLE_S,
+		.handler = on_request,
+	};
 	struct exporter *e;
 	int fd;
 
@@ -300,27 +281,10 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 	fd = listen_socket(&o->listen, err, errlen);
 	if (fd < 0)
 		goto fail;
-	if (o->listen.ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	/* the server's threads inherit this mask: signals stay with the collector */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	e->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, e,
-				     MHD_OPTION_LISTEN_SOCKET, fd,
-				     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)EXPORTER_THREADS,
-				     MHD_OPTION_CONNECTION_LIMIT,
-				     (unsigned int)EXPORTER_MAX_CONNECTIONS,
-				     MHD_OPTION_CONNECTION_TIMEOUT,
-				     (unsigned int)EXPORTER_TIMEOUT_S,
-				     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				     (size_t)EXPORTER_CONN_MEMORY,
-				     MHD_OPTION_END);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!e->daemon) {
-		errmsg(err, errlen, -EIO, "failed to start the HTTP server on %s", o->listen.text);
-		close(fd);
+	ho.ctx = e;
+	e->httpd = httpd__start(fd, &ho, err, errlen);
+	if (!e->httpd)
 		goto fail;
-	}
 	return e;
 fail:
 	exporter__stop(e);
@@ -332,8 +296,7 @@ void exporter__stop(struct exporter *e)
 	if (!e)
 		return;
 	/* waits for the server's threads; responses in flight drop their references */
-	if (e->daemon)
-		MHD_stop_daemon(e->daemon);
+	httpd__stop(e->httpd);
 	snapshot_put(e->cur);
 	prom_store__free(e->store);
 	pthread_mutex_destroy(&e->lock);

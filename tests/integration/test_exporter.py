@@ -88,10 +88,15 @@ def series(samples, name, **labels):
     return [v for (n, ls), v in samples.items() if n == name and want <= set(ls)]
 
 
+# OpenMetrics names these families without the suffix their samples have
+OM_SUFFIX = {"counter": "_total", "info": "_info", "gauge": ""}
+
+
 def check_openmetrics(text):
     """OpenMetrics 1.0.0 rules promtool (which reads the text format) cannot check:
-    one # EOF at the very end, a TYPE before each family's samples, counter
-    families named without _total and sampled with it, UNIT a suffix of the name."""
+    one # EOF at the very end, a TYPE before each family's samples, counter and
+    info families named without _total or _info and sampled with it, UNIT a
+    suffix of the name."""
     assert text.endswith("# EOF\n"), f"no final # EOF: {text[-200:]!r}"
     assert text.count("# EOF") == 1, "# EOF more than once"
     types, seen_families = {}, []
@@ -99,9 +104,9 @@ def check_openmetrics(text):
         if line.startswith("# TYPE "):
             _, _, fam, typ = line.split(" ", 3)
             assert fam not in types, f"family {fam} declared twice"
-            assert typ in ("counter", "gauge"), line
-            if typ == "counter":
-                assert not fam.endswith("_total"), f"counter family {fam} ends in _total"
+            assert typ in OM_SUFFIX, line
+            if OM_SUFFIX[typ]:
+                assert not fam.endswith(OM_SUFFIX[typ]), f"{typ} family {fam} has its suffix"
             types[fam] = typ
             seen_families.append(fam)
         elif line.startswith("# UNIT "):
@@ -114,9 +119,34 @@ def check_openmetrics(text):
         else:
             name = re.match(r"[^{ ]+", line).group(0)
             fam = seen_families[-1] if seen_families else None
-            want = fam + "_total" if types.get(fam) == "counter" else fam
+            want = fam + OM_SUFFIX[types[fam]] if fam in types else None
             assert name == want, f"sample {name} under family {fam} ({types.get(fam)})"
     parse_samples(text.replace("# EOF\n", ""))
+
+
+def openmetrics_as_text(text):
+    """The text format of an OpenMetrics exposition, so that promtool (which reads
+    only that) can lint its names and types: families take their samples' names,
+    an info is a gauge, UNIT and EOF go."""
+    out, types = [], {}
+    for line in text.splitlines():
+        if line.startswith(("# UNIT ", "# EOF")):
+            continue
+        if line.startswith(("# TYPE ", "# HELP ")):
+            _, kind, fam, rest = line.split(" ", 3)
+            if kind == "TYPE":
+                types[fam] = rest
+            typ = types[fam]
+            rest = "gauge" if kind == "TYPE" and typ == "info" else rest
+            line = f"# {kind} {fam}{OM_SUFFIX[typ]} {rest}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def promtool_check(text):
+    res = subprocess.run([PROMTOOL, "check", "metrics"], input=text.encode(),
+                         capture_output=True, timeout=30)
+    assert res.returncode == 0, f"promtool: {res.stdout!r} {res.stderr!r}\n{text[:3000]}"
 
 
 def rss_kb(pid):
@@ -390,22 +420,23 @@ def dashboard_queries():
 
 
 def test_text_and_openmetrics_formats():
-    """The text format passes `promtool check metrics`; OpenMetrics, asked for
-    with Accept, follows its own rules; both carry the same samples."""
+    """Both formats pass `promtool check metrics` (OpenMetrics turned into the text
+    format it reads); OpenMetrics, asked for with Accept, follows its own rules;
+    both carry the same samples."""
     if not os.access(PROMTOOL, os.X_OK):
         raise SkipTest("promtool not installed (Debian package prometheus)")
     with Exporter("-e", "cpu-clock,context-switches", "-d", "0.5") as ex:
         ex.wait_intervals(2)
         headers, text = ex.scrape()
         assert headers["Content-Type"] == "text/plain; version=0.0.4; charset=utf-8", headers
-        res = subprocess.run([PROMTOOL, "check", "metrics"], input=text.encode(),
-                             capture_output=True, timeout=30)
-        assert res.returncode == 0, f"promtool: {res.stdout!r} {res.stderr!r}\n{text[:3000]}"
+        promtool_check(text)
         assert "# EOF" not in text
         headers, om = ex.scrape(accept=OM_ACCEPT)
         assert headers["Content-Type"] == \
             "application/openmetrics-text; version=1.0.0; charset=utf-8", headers
         check_openmetrics(om)
+        assert "# TYPE tdtop_build info\n" in om and "tdtop_build_info{" in om, om[:500]
+        promtool_check(openmetrics_as_text(om))
         t, o = parse_samples(text), parse_samples(om.replace("# EOF\n", ""))
         assert {k[0] for k in t} == {k[0] for k in o}, (sorted({k[0] for k in t}),
                                                        sorted({k[0] for k in o}))
