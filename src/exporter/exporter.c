@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The exporter's HTTP server. The collector's thread renders each interval
- * once into an immutable, refcounted snapshot; scrapes only take a
- * reference to the latest one, so a slow client never holds up measuring.
+ * The exporter: each interval added to the store and rendered by the
+ * collector's thread (served.h), and the HTTP paths that serve the latest
+ * rendering, so that a slow client never holds up measuring.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -16,90 +16,37 @@
 #include "exporter/httpd.h"
 #include "exporter/negotiate.h"
 #include "exporter/render.h"
-
-/* ---- snapshots ---- */
-
-/* One rendered interval in both formats; immutable once published. */
-struct snapshot {
-	int refs;
-	char *text;
-	size_t text_len;
-	char *om;
-	size_t om_len;
-	double published;	/* CLOCK_MONOTONIC seconds */
-	double render_s;	/* what rendering both formats took */
-};
+#include "exporter/served.h"
 
 struct exporter {
 	struct httpd *httpd;
-	double stale_s;			/* tdtop_up is 0 for older snapshots */
+	double stale_s;			/* tdtop_up is 0 for older intervals */
 	struct prom_store *store;	/* the publishing thread's only */
 	FILE *log;
 	unsigned int logged;		/* prom_store__unavailable() bits already logged */
 	pthread_mutex_t lock;		/* guards cur, held for a pointer copy only */
-	struct snapshot *cur;
+	struct served *cur;
 };
 
-static void snapshot_put(struct snapshot *s)
+static struct served *served_now(struct exporter *e)
 {
-	if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	free(s->text);
-	free(s->om);
-	free(s);
-}
-
-static struct snapshot *snapshot_get(struct exporter *e)
-{
-	struct snapshot *s;
+	struct served *s;
 
 	pthread_mutex_lock(&e->lock);
-	s = e->cur;
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	s = served__get(e->cur);
 	pthread_mutex_unlock(&e->lock);
 	return s;
 }
 
-static int render_to(const struct prom_store *st, bool om, char **buf, size_t *len)
+static void publish(struct exporter *e, struct served *s)
 {
-	FILE *f = open_memstream(buf, len);
-	int ret;
-
-	if (!f)
-		return -ENOMEM;
-	ret = prom_store__render(st, om, f);
-	if (fclose(f) || ret) {
-		free(*buf);
-		*buf = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static struct snapshot *snapshot_render(const struct prom_store *st)
-{
-	struct snapshot *s = calloc(1, sizeof(*s));
-
-	if (!s)
-		return NULL;
-	s->refs = 1;
-	if (render_to(st, false, &s->text, &s->text_len) ||
-	    render_to(st, true, &s->om, &s->om_len)) {
-		snapshot_put(s);
-		return NULL;
-	}
-	return s;
-}
-
-static void publish(struct exporter *e, struct snapshot *s)
-{
-	struct snapshot *old;
+	struct served *old;
 
 	pthread_mutex_lock(&e->lock);
 	old = e->cur;
 	e->cur = s;
 	pthread_mutex_unlock(&e->lock);
-	snapshot_put(old);
+	served__put(old);
 }
 
 /* Each unavailable metric once, when it is found so. */
@@ -116,20 +63,16 @@ static void log_unavailable(struct exporter *e)
 
 int exporter__publish(struct exporter *e, const struct interval *iv)
 {
-	struct snapshot *s;
-	double t0;
+	struct served *s;
 	int ret;
 
 	ret = prom_store__add(e->store, iv);
 	if (ret)
 		return ret;
 	log_unavailable(e);
-	t0 = mono_s();
-	s = snapshot_render(e->store);
+	s = served__render(e->store);
 	if (!s)
 		return -ENOMEM;
-	s->published = mono_s();
-	s->render_s = s->published - t0;
 	publish(e, s);
 	return 0;
 }
@@ -154,10 +97,10 @@ static void reply_static(struct http_response *r, int status, const char *type,
 	r->nr_body = 1;
 }
 
-/* A scrape's body: the shared snapshot, then its own live trailer. */
+/* A scrape's body: the shared rendering, then its own live trailer. */
 struct body {
-	struct snapshot *snap;
-	char *tail;
+	struct served *s;
+	char *tail;		/* plain, or the end of the gzip member */
 	size_t tail_len;
 };
 
@@ -165,7 +108,7 @@ static void body_free(void *arg)
 {
 	struct body *b = arg;
 
-	snapshot_put(b->snap);
+	served__put(b->s);
 	free(b->tail);
 	free(b);
 }
@@ -177,9 +120,24 @@ static int body_trailer(struct body *b, bool om, double stale_s)
 
 	if (!f)
 		return -ENOMEM;
-	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= stale_s,
-				  b->snap->render_s);
+	err = prom_render_trailer(f, om, mono_s() - b->s->published <= stale_s, b->s->render_s);
 	return fclose(f) || err ? -ENOMEM : 0;
+}
+
+/* The trailer compressed after the shared gzip'ed rendering; false to send it plain. */
+static bool body_gzip(struct body *b, bool om, struct iovec *head)
+{
+	const struct gz_body *gz = served__gzip(b->s, om);
+	char *tail;
+	size_t len;
+
+	if (!gz || gz_tail(gz, b->tail, b->tail_len, &tail, &len))
+		return false;
+	free(b->tail);
+	b->tail = tail;
+	b->tail_len = len;
+	*head = (struct iovec){ gz->data, gz->len };
+	return true;
 }
 
 static void reply_metrics(struct exporter *e, const struct http_request *rq,
@@ -187,13 +145,14 @@ static void reply_metrics(struct exporter *e, const struct http_request *rq,
 {
 	char buf[HTTP_MAX_HEAD];
 	bool om = prom_wants_openmetrics(http_request__field(rq, "Accept", buf, sizeof(buf)));
+	bool gz = prom_accepts_gzip(http_request__field(rq, "Accept-Encoding", buf, sizeof(buf)));
 	struct body *b = calloc(1, sizeof(*b));
 
 	if (!b) {
 		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
 		return;
 	}
-	b->snap = snapshot_get(e);
+	b->s = served_now(e);
 	if (body_trailer(b, om, e->stale_s)) {
 		body_free(b);
 		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
@@ -201,8 +160,11 @@ static void reply_metrics(struct exporter *e, const struct http_request *rq,
 	}
 	r->status = 200;
 	r->type = om ? PROM_OPENMETRICS_TYPE : PROM_TEXT_TYPE;
-	r->body[0] = (struct iovec){ om ? b->snap->om : b->snap->text,
-				     om ? b->snap->om_len : b->snap->text_len };
+	r->body[0] = (struct iovec){ b->s->body[om], b->s->len[om] };
+	gz = gz && body_gzip(b, om, &r->body[0]);
+	/* the answer depends on both: caches must not mix them */
+	r->fields = gz ? "Content-Encoding: gzip\r\nVary: Accept, Accept-Encoding\r\n"
+		       : "Vary: Accept, Accept-Encoding\r\n";
 	r->body[1] = (struct iovec){ b->tail, b->tail_len };
 	r->nr_body = 2;
 	r->done = body_free;
@@ -272,12 +234,11 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 	e->log = o->log;
 	e->store = prom_store__new(&o->prom);
 	if (e->store)
-		e->cur = snapshot_render(e->store);
+		e->cur = served__render(e->store);
 	if (!e->cur) {
 		errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	e->cur->published = mono_s();
 	fd = listen_socket(&o->listen, err, errlen);
 	if (fd < 0)
 		goto fail;
@@ -297,7 +258,7 @@ void exporter__stop(struct exporter *e)
 		return;
 	/* waits for the server's threads; responses in flight drop their references */
 	httpd__stop(e->httpd);
-	snapshot_put(e->cur);
+	served__put(e->cur);
 	prom_store__free(e->store);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
