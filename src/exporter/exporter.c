@@ -83,7 +83,8 @@ static const char index_html[] =
 	"<!DOCTYPE html>\n<html><head><title>tdtop exporter</title></head>\n"
 	"<body><h1>tdtop exporter</h1>\n"
 	"<p>Per-cgroup or per-process CPU time and TopDown issue slots: "
-	"<a href=\"/metrics\">/metrics</a></p></body></html>\n";
+	"<a href=\"/metrics\">/metrics</a></p>\n"
+	"<p>Liveness: <a href=\"/healthz\">/healthz</a></p></body></html>\n";
 
 #define TEXT_TYPE "text/plain; charset=utf-8"
 
@@ -113,14 +114,20 @@ static void body_free(void *arg)
 	free(b);
 }
 
-static int body_trailer(struct body *b, bool om, double stale_s)
+/* Whether the collector still publishes on time. */
+static bool fresh(const struct exporter *e, const struct served *s)
+{
+	return mono_s() - s->published <= e->stale_s;
+}
+
+static int body_trailer(struct body *b, bool om, bool up)
 {
 	FILE *f = open_memstream(&b->tail, &b->tail_len);
 	int err;
 
 	if (!f)
 		return -ENOMEM;
-	err = prom_render_trailer(f, om, mono_s() - b->s->published <= stale_s, b->s->render_s);
+	err = prom_render_trailer(f, om, up, b->s->render_s);
 	return fclose(f) || err ? -ENOMEM : 0;
 }
 
@@ -153,7 +160,7 @@ static void reply_metrics(struct exporter *e, const struct http_request *rq,
 		return;
 	}
 	b->s = served_now(e);
-	if (body_trailer(b, om, e->stale_s)) {
+	if (body_trailer(b, om, fresh(e, b->s))) {
 		body_free(b);
 		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
 		return;
@@ -171,6 +178,17 @@ static void reply_metrics(struct exporter *e, const struct http_request *rq,
 	r->done_arg = b;
 }
 
+/* For liveness probes: is an interval measured within a few delays? */
+static void reply_health(struct exporter *e, struct http_response *r)
+{
+	struct served *s = served_now(e);
+	bool up = fresh(e, s);
+
+	served__put(s);
+	reply_static(r, up ? 200 : 503, TEXT_TYPE,
+		     up ? "ok\n" : "stale: no interval measured in the last 3 delays\n", NULL);
+}
+
 static void on_request(void *ctx, const struct http_request *rq, struct http_response *r)
 {
 	struct exporter *e = ctx;
@@ -182,6 +200,8 @@ static void on_request(void *ctx, const struct http_request *rq, struct http_res
 		r->close = true;
 	} else if (!strcmp(rq->path, "/metrics")) {
 		reply_metrics(e, rq, r);
+	} else if (!strcmp(rq->path, "/healthz")) {
+		reply_health(e, r);
 	} else if (!strcmp(rq->path, "/")) {
 		reply_static(r, 200, "text/html; charset=utf-8", index_html, NULL);
 	} else {

@@ -6,6 +6,7 @@ rules for OpenMetrics); process series go away after the exit; bad clients
 (unknown paths, wrong methods, huge headers, silent connections, 100
 concurrent scrapes) neither crash it nor stall its measuring. Loopback only;
 every wait is bounded."""
+import ctypes
 import json
 import os
 import re
@@ -147,6 +148,33 @@ def promtool_check(text):
     res = subprocess.run([PROMTOOL, "check", "metrics"], input=text.encode(),
                          capture_output=True, timeout=30)
     assert res.returncode == 0, f"promtool: {res.stdout!r} {res.stderr!r}\n{text[:3000]}"
+
+
+class ThreadStopped:
+    """One thread of another process stopped with ptrace for a `with` block (a
+    signal would stop them all): here the collector, which runs in the main
+    thread, while the server's threads go on."""
+    PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_DETACH = 0x4206, 0x4207, 17
+    WALL = 0x40000000
+
+    def __init__(self, tid):
+        self.tid = tid
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                                     ctypes.c_void_p]
+
+    def _ptrace(self, req):
+        if self.libc.ptrace(req, self.tid, None, None):
+            raise OSError(ctypes.get_errno(), f"ptrace {req:#x} of {self.tid}")
+
+    def __enter__(self):
+        self._ptrace(self.PTRACE_SEIZE)
+        self._ptrace(self.PTRACE_INTERRUPT)
+        os.waitpid(self.tid, self.WALL)
+        return self
+
+    def __exit__(self, *exc):
+        self._ptrace(self.PTRACE_DETACH)
 
 
 def rss_kb(pid):
@@ -569,6 +597,30 @@ def test_bad_clients_do_not_hurt():
             assert rss2 - rss0 < 16384, f"RSS grew {rss0} -> {rss2} kB"
         before = ex.intervals()
         assert ex.wait_intervals(2, timeout=5) >= before + 2, "collector stalled"
+        assert ex.stop() == 0, ex.stderr()
+
+
+def test_healthz_follows_the_collector():
+    """/healthz is 200 while intervals come, 503 once the collector thread has
+    been stopped for more than 3 delays (+1 s), and 200 again when it goes on;
+    the server answers throughout, and tdtop_up says the same."""
+    with Exporter("-e", "cpu-clock", "-d", "0.3") as ex:
+        ex.wait_intervals(1)
+        status, headers, body = http(ex.port, "/healthz")
+        assert status == 200 and body == b"ok\n", (status, body)
+        with ThreadStopped(ex.proc.pid):
+            t0 = time.monotonic()
+            while http(ex.port, "/healthz", timeout=2)[0] == 200:
+                assert time.monotonic() - t0 < 10, "/healthz stayed 200 with the collector stopped"
+                time.sleep(0.1)
+            waited = time.monotonic() - t0
+            assert waited > 1.5, f"stale after {waited:.1f}s, want 3 delays + 1 s"
+            status, _, body = http(ex.port, "/healthz")
+            assert status == 503 and b"stale" in body, (status, body)
+            assert series(ex.samples(), "tdtop_up") == [0.0]
+        ex.wait_intervals(1)
+        assert http(ex.port, "/healthz")[0] == 200
+        assert series(ex.samples(), "tdtop_up") == [1.0]
         assert ex.stop() == 0, ex.stderr()
 
 
