@@ -15,6 +15,7 @@
 #include "measure/live.h"
 #include "pmu/discover.h"
 #include "exporter/exporter.h"
+#include "exporter/webconfig.h"
 #include "pmu/events.h"
 #include "options.h"
 #include "output/output.h"
@@ -317,7 +318,9 @@ static int run_exporter(struct run *r, const struct options *o, struct exporter_
 	r->ex = exporter__start(eo, err, errlen);
 	if (!r->ex)
 		return EXIT_RUNTIME;
-	fprintf(stderr, "tdtop: serving metrics on http://%s/metrics\n", eo->listen.text);
+	fprintf(stderr, "tdtop: serving metrics on http%s://%s/metrics%s\n",
+		eo->web && eo->web->tls ? "s" : "", eo->listen.text,
+		eo->web && eo->web->nr_users ? " (basic authentication)" : "");
 	return run_batch(r, o, err, errlen);
 }
 
@@ -356,7 +359,7 @@ static int list_topdown(const char *sysfs, const struct options *o, char *err, s
 int main(int argc, char **argv)
 {
 	const char *sysfs = getenv("TDTOP_SYSFS") ? getenv("TDTOP_SYSFS") : "/sys";
-	struct exporter_opts eo;
+	struct exporter_opts eo = {};
 	struct run r = {};
 	struct options o;
 	char err[512] = "";
@@ -391,8 +394,9 @@ int main(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (o.cmd == CMD_EXPORTER &&
-	    exporter_opts__parse(&eo, &(struct exporter_args){ o.listen, o.by, o.by_comm, o.top,
-							       o.delay_s }, err, sizeof(err))) {
+	    exporter_opts__parse(&eo, &(struct exporter_args){ o.listen, o.web_config, o.by,
+							       o.by_comm, o.top, o.delay_s },
+				 err, sizeof(err))) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -456,6 +460,7 @@ out:
 	if (ret != EXIT_OK && err[0])
 		fprintf(stderr, "tdtop: %s\n", err);
 	exporter__stop(r.ex);
+	exporter_opts__free(&eo);
 	live__close(&r.live);
 	cgroups_close(&r.cg);
 	output__free(r.out);

@@ -22,6 +22,7 @@ enum {
 	OPT_DIFF,
 	OPT_LISTEN,
 	OPT_HELPER_READS,
+	OPT_WEB_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -169,6 +171,8 @@ void options_usage(FILE *f, enum command cmd)
 		      "with rate(). Listens on loopback unless told otherwise.\n\n"
 		      "      --listen ADDR:PORT address to serve on (default 127.0.0.1:9717; other\n"
 		      "                         addresses only when given, e.g. 0.0.0.0:9717, [::1]:9717)\n"
+		      "      --web-config FILE  TLS and basic authentication, in the YAML web\n"
+		      "                         configuration of Prometheus exporters\n"
 		      "Series are per cgroup by default (--by cgroup); --by process gives per-process\n"
 		      "series, --by comm one per command name (process rows summed, fewer series);\n"
 		      "--top N keeps the N busiest.\n",
@@ -307,7 +311,7 @@ static unsigned int option_commands(int opt)
 		return ON_RECORD;
 	case OPT_DIFF:
 		return ON_REPORT;
-	case OPT_LISTEN:
+	case OPT_LISTEN: case OPT_WEB_CONFIG:
 		return ON_EXPORTER;
 	default:
 		return ON_ALL;
@@ -528,6 +532,9 @@ int options_parse(int argc, char **argv, struct options *o, char *err, size_t er
 			break;
 		case OPT_LISTEN:
 			o->listen = optarg;
+			break;
+		case OPT_WEB_CONFIG:
+			o->web_config = optarg;
 			break;
 		case OPT_LIST:
 			o->list = true;

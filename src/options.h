@@ -37,6 +37,7 @@ struct options {
 	const char *files[2];	/* report: the recording(s) */
 	bool diff;		/* report --diff A B */
 	const char *listen;	/* exporter --listen ADDR:PORT; NULL: default */
+	const char *web_config;	/* exporter --web-config FILE; NULL: none */
 	const char *events;	/* -e; NULL for the default */
 	int pids[MAX_PIDS];
 	size_t nr_pids;

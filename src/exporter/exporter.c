@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "util/clock.h"
 #include "util/errmsg.h"
+#include "exporter/auth.h"
 #include "exporter/exporter.h"
 #include "exporter/httpd.h"
 #include "exporter/negotiate.h"
@@ -20,6 +21,7 @@
 
 struct exporter {
 	struct httpd *httpd;
+	struct basic_auth *auth;	/* NULL: none asked for */
 	double stale_s;			/* tdtop_up is 0 for older intervals */
 	struct prom_store *store;	/* the publishing thread's only */
 	FILE *log;
@@ -189,10 +191,33 @@ static void reply_health(struct exporter *e, struct http_response *r)
 		     up ? "ok\n" : "stale: no interval measured in the last 3 delays\n", NULL);
 }
 
+/* Every path asks for the credentials, when there are users (as exporter-toolkit). */
+static bool authorized(struct exporter *e, const struct http_request *rq,
+		       struct http_response *r)
+{
+	char buf[HTTP_MAX_HEAD];
+
+	switch (basic_auth__check(e->auth, http_request__field(rq, "Authorization", buf,
+								 sizeof(buf)))) {
+	case AUTH_OK:
+		return true;
+	case AUTH_BUSY:
+		reply_static(r, 503, TEXT_TYPE, "authentication busy: try again\n",
+			     "Retry-After: 1\r\n");
+		return false;
+	default:
+		reply_static(r, 401, TEXT_TYPE, "authentication required\n",
+			     "WWW-Authenticate: Basic realm=\"tdtop\", charset=\"UTF-8\"\r\n");
+		return false;
+	}
+}
+
 static void on_request(void *ctx, const struct http_request *rq, struct http_response *r)
 {
 	struct exporter *e = ctx;
 
+	if (e->auth && !authorized(e, rq, r))
+		return;
 	if (rq->method == HTTP_OTHER) {
 		reply_static(r, 405, TEXT_TYPE, "method not allowed: use GET\n",
 			     "Allow: GET, HEAD\r\n");
@@ -259,10 +284,15 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 		errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
+	if (o->web && o->web->nr_users && !(e->auth = basic_auth__new(o->web))) {
+		errmsg(err, errlen, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	fd = listen_socket(&o->listen, err, errlen);
 	if (fd < 0)
 		goto fail;
 	ho.ctx = e;
+	ho.tls = o->web ? o->web->tls : NULL;
 	e->httpd = httpd__start(fd, &ho, err, errlen);
 	if (!e->httpd)
 		goto fail;
@@ -278,6 +308,7 @@ void exporter__stop(struct exporter *e)
 		return;
 	/* waits for the server's threads; responses in flight drop their references */
 	httpd__stop(e->httpd);
+	basic_auth__free(e->auth);
 	served__put(e->cur);
 	prom_store__free(e->store);
 	pthread_mutex_destroy(&e->lock);

@@ -19,9 +19,10 @@
 struct exporter;
 
 /*
- * Bind o->listen and serve. The state starts empty: build info and zero
- * counters until the first exporter__publish(). NULL with a one-line
- * message in *err* on failure (e.g. the address is in use).
+ * Bind o->listen and serve, with TLS and authentication as o->web asks
+ * (which must outlive the exporter). The state starts empty: build info
+ * and zero counters until the first exporter__publish(). NULL with a
+ * one-line message in *err* on failure (e.g. the address is in use).
  */
 struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_t errlen);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "util/errmsg.h"
 #include "exporter/listen.h"
+#include "exporter/webconfig.h"
 
 static int parse_port(const char *s, int *port)
 {
@@ -167,5 +168,16 @@ int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a,
 			      PROM_MAX_SERIES);
 	o->prom.top = a->top ? a->top : a->by == BY_PROCESS ? EXPORTER_DEFAULT_TOP : 0;
 	o->interval_s = a->interval_s;
+	if (a->web_config) {
+		o->web = web_config__load(a->web_config, err, errlen);
+		if (!o->web)
+			return -EINVAL;
+	}
 	return 0;
+}
+
+void exporter_opts__free(struct exporter_opts *o)
+{
+	web_config__free(o->web);
+	o->web = NULL;
 }

@@ -20,11 +20,14 @@ struct listen_addr {
 	char text[64];			/* "127.0.0.1:9717", "[::1]:9717" */
 };
 
+struct web_config;
+
 struct exporter_opts {
 	struct listen_addr listen;
 	struct prom_opts prom;
 	double interval_s;		/* -d: tdtop_up turns 0 after 3 intervals without one */
 	FILE *log;			/* a line per metric found unavailable; NULL: none */
+	struct web_config *web;		/* --web-config; NULL: plain HTTP, no authentication */
 };
 
 /*
@@ -40,6 +43,7 @@ void exporter_opts__init(struct exporter_opts *o);
 /* The command line's values the exporter takes. */
 struct exporter_args {
 	const char *listen;	/* --listen; NULL: 127.0.0.1:9717 */
+	const char *web_config;	/* --web-config FILE; NULL: none */
 	enum group_by by;	/* --by cgroup or process */
 	bool by_comm;		/* --by comm: process rows summed per command name */
 	size_t top;		/* --top; 0: every cgroup, or EXPORTER_DEFAULT_TOP */
@@ -47,11 +51,15 @@ struct exporter_args {
 };
 
 /*
- * The exporter's settings from the command line's values. Returns 0, or
- * -EINVAL with a one-line message in *err* (a bad address, --by thread,
- * --top too large).
+ * The exporter's settings from the command line's values, the web
+ * configuration read and checked. Returns 0, or -EINVAL with a one-line
+ * message in *err* (a bad address, --by thread, --top too large, a bad web
+ * configuration). Free with exporter_opts__free(), also after a failure.
  */
 int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a, char *err,
 			 size_t errlen);
+
+/* What parsing allocated (the web configuration); *o* may be zeroed or parsed. */
+void exporter_opts__free(struct exporter_opts *o);
 
 #endif /* __TDTOP_LISTEN_H */

@@ -6,13 +6,16 @@ rules for OpenMetrics); process series go away after the exit; bad clients
 (unknown paths, wrong methods, huge headers, silent connections, 100
 concurrent scrapes) neither crash it nor stall its measuring. Loopback only;
 every wait is bounded."""
+import base64
 import ctypes
+import gzip
 import json
 import os
 import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -36,13 +39,20 @@ def free_port():
         return s.getsockname()[1]
 
 
-def http(port, path="/metrics", method="GET", accept=None, timeout=5, host="127.0.0.1"):
-    """(status, headers, body) of one request; status -1 when the server did not answer."""
-    req = urllib.request.Request(f"http://{host}:{port}{path}", method=method)
+def http(port, path="/metrics", method="GET", accept=None, timeout=5, host="127.0.0.1",
+         tls=None, auth=None):
+    """(status, headers, body) of one request; status -1 when the server did not answer.
+    tls: the CA file to check the server with (https); auth: (user, password)."""
+    req = urllib.request.Request(f"{'https' if tls else 'http'}://{host}:{port}{path}",
+                                 method=method)
     if accept:
         req.add_header("Accept", accept)
+    if auth:
+        req.add_header("Authorization",
+                       "Basic " + base64.b64encode(":".join(auth).encode()).decode())
+    ctx = ssl.create_default_context(cafile=tls) if tls else None
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
+        with urllib.request.urlopen(req, timeout=timeout, context=ctx) as r:
             return r.status, dict(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()
@@ -194,9 +204,10 @@ def sanitized(pid):
 class Exporter:
     """`tdtop exporter` on a free loopback port, for a `with` block."""
 
-    def __init__(self, *args, port=None, listen=True):
+    def __init__(self, *args, port=None, listen=True, tls=None, auth=None):
         require_root()
         self.port = port or free_port()
+        self.client = {"tls": tls, "auth": auth}
         self.cmd = [TDTOP, "exporter"]
         if listen:
             self.cmd += ["--listen", f"127.0.0.1:{self.port}"]
@@ -211,7 +222,7 @@ class Exporter:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 self._fail("exited before serving")
-            if http(self.port, "/", timeout=1)[0] == 200:
+            if http(self.port, "/", timeout=1, **self.client)[0] == 200:
                 return self
             time.sleep(0.1)
         self._fail("not serving within 15s")
@@ -237,7 +248,7 @@ class Exporter:
                              f"cmd={' '.join(self.cmd)}): stderr={self.stderr()[-2000:]!r}")
 
     def scrape(self, accept=None):
-        status, headers, body = http(self.port, accept=accept)
+        status, headers, body = http(self.port, accept=accept, **self.client)
         if status != 200:
             self._fail(f"scrape failed with {status}")
         return headers, body.decode("utf-8")
@@ -272,7 +283,8 @@ class Exporter:
 class Prometheus:
     """A Prometheus server on loopback scraping one target every second."""
 
-    def __init__(self, target_port):
+    def __init__(self, target_port, job_extra=""):
+        """job_extra: more lines of the scrape job (e.g. scheme, basic_auth)."""
         if not os.access(PROMETHEUS, os.X_OK):
             raise SkipTest("prometheus not installed (Debian package prometheus)")
         self.dir = tempfile.mkdtemp(prefix="tdtest-prom-")
@@ -281,7 +293,7 @@ class Prometheus:
         with open(cfg, "w") as f:
             f.write("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n"
                     "scrape_configs:\n  - job_name: tdtop\n    static_configs:\n"
-                    f"      - targets: ['127.0.0.1:{target_port}']\n")
+                    f"      - targets: ['127.0.0.1:{target_port}']\n" + job_extra)
         self.proc = subprocess.Popen(
             [PROMETHEUS, f"--config.file={cfg}", f"--storage.tsdb.path={self.dir}/data",
              f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"],
@@ -622,6 +634,229 @@ def test_healthz_follows_the_collector():
         assert http(ex.port, "/healthz")[0] == 200
         assert series(ex.samples(), "tdtop_up") == [1.0]
         assert ex.stop() == 0, ex.stderr()
+
+
+def raw_request(port, data, timeout=5, src="127.0.0.1"):
+    """The whole answer to *data* sent on a connection of its own, read until the
+    server closes it (or the timeout)."""
+    with socket.socket() as s:
+        s.settimeout(timeout)
+        s.bind((src, 0))
+        s.connect(("127.0.0.1", port))
+        try:
+            s.sendall(data)
+        except OSError:
+            pass
+        out = b""
+        try:
+            while True:
+                got = s.recv(65536)
+                if not got:
+                    break
+                out += got
+        except OSError:
+            pass
+        return out
+
+
+def test_requests_odd_and_oversized():
+    """Requests today's clients and fuzzers send: 2,000 query arguments get 414,
+    too large fields 431 (answers, not dropped connections); HTTP/1.1 without
+    Host is 400; a second Accept field counts with the first; gzip is sent when
+    asked for and is the same body; keep-alive serves several scrapes."""
+    with Exporter("-e", "cpu-clock", "-d", "0.5") as ex:
+        ex.wait_intervals(1)
+        args = "&".join(f"a{i}=1" for i in range(2000))
+        reply = raw_request(ex.port, f"GET /metrics?{args} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert reply.startswith(b"HTTP/1.1 414 "), reply[:200]
+        args = "&".join("a" for i in range(2000))
+        reply = raw_request(ex.port, f"GET /metrics?{args} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert reply.startswith(b"HTTP/1.1 414 "), reply[:200]
+        reply = raw_request(ex.port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                            b"a" * 200000 + b"\r\n\r\n")
+        assert reply.startswith(b"HTTP/1.1 431 "), reply[:200]
+        fields = b"".join(b"X-%d: 1\r\n" % i for i in range(100))
+        reply = raw_request(ex.port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n" + fields + b"\r\n")
+        assert reply.startswith(b"HTTP/1.1 431 "), reply[:200]
+        reply = raw_request(ex.port, b"GET /metrics HTTP/1.1\r\n\r\n")
+        assert reply.startswith(b"HTTP/1.1 400 "), reply[:200]
+        reply = raw_request(ex.port, b"GET /metrics HTTP/1.0\r\n\r\n")
+        assert reply.startswith(b"HTTP/1.1 200 ") and b"tdtop_up 1" in reply, reply[:200]
+
+        two = (b"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain;q=0.1\r\n"
+               b"Accept: application/openmetrics-text;version=1.0.0\r\nConnection: close\r\n\r\n")
+        reply = raw_request(ex.port, two)
+        assert b"\r\nContent-Type: application/openmetrics-text; version=1.0.0" in reply, \
+            reply[:300]
+
+        gz = raw_request(ex.port, b"GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                         b"Accept-Encoding: gzip\r\nConnection: close\r\n\r\n")
+        head, _, body = gz.partition(b"\r\n\r\n")
+        assert b"\r\nContent-Encoding: gzip\r\n" in head and b"Vary: Accept, Accept-Encoding" \
+            in head, head
+        text = gzip.decompress(body).decode()
+        assert text.endswith("\n") and "tdtop_up 1\n" in text
+        promtool_check(text) if os.access(PROMTOOL, os.X_OK) else None
+
+        # three scrapes on one connection, the last asking to close it
+        keep = b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n" * 2 + \
+            b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        reply = raw_request(ex.port, keep)
+        assert reply.count(b"HTTP/1.1 200 OK\r\n") == 3 and reply.endswith(b"ok\n"), reply[-200:]
+        assert ex.stop() == 0, ex.stderr()
+
+
+def test_slow_clients_do_not_deny_scrapes():
+    """320 connections from 20 addresses (16 each, the most one address may have)
+    send a header byte a second: scrapes from another address are answered
+    meanwhile, and the server closes the slow ones at their deadline (10 s)
+    however the bytes keep coming. A 17th connection from one address is closed
+    at once."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1024:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    with Exporter("-e", "cpu-clock", "-d", "0.5") as ex:
+        ex.wait_intervals(1)
+        slow = []
+        try:
+            for i in range(320):
+                s = socket.socket()
+                s.bind((f"127.0.0.{10 + i % 20}", 0))
+                s.settimeout(5)
+                s.connect(("127.0.0.1", ex.port))
+                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                s.setblocking(False)
+                slow.append(s)
+            t0 = time.monotonic()
+            # one address's 17th connection: closed unanswered
+            assert raw_request(ex.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+                               src="127.0.0.10", timeout=3) == b""
+            closed = set()
+            scrapes = []
+            while time.monotonic() - t0 < 14 and len(closed) < len(slow):
+                for n, s in enumerate(slow):
+                    if n in closed:
+                        continue
+                    try:
+                        s.send(b"a")
+                        if s.recv(1) == b"":
+                            closed.add(n)
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        closed.add(n)
+                if time.monotonic() - t0 < 8:
+                    t = time.monotonic()
+                    status, _, body = http(ex.port, timeout=5)
+                    scrapes.append((status, time.monotonic() - t))
+                    assert status == 200 and b"tdtop_up 1" in body, (status, body[-200:])
+                time.sleep(1)
+            took = time.monotonic() - t0
+            assert len(closed) == len(slow), \
+                f"{len(slow) - len(closed)} slow connections still open after {took:.1f}s"
+            assert took > 9, f"slow connections closed after {took:.1f}s, before their deadline"
+            worst = max(t for _, t in scrapes)
+            assert len(scrapes) >= 5 and worst < 2, f"scrapes beside slow clients: {scrapes}"
+        finally:
+            for s in slow:
+                s.close()
+        assert http(ex.port)[0] == 200
+        assert ex.stop() == 0, ex.stderr()
+
+
+def make_cert(d):
+    """A self-signed certificate for 127.0.0.1 and its key, made with openssl: paths."""
+    if not shutil.which("openssl"):
+        raise SkipTest("openssl not installed")
+    cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+    res = run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+               "ec_paramgen_curve:prime256v1", "-days", "2", "-nodes", "-subj", "/CN=localhost",
+               "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key,
+               "-out", cert])
+    assert res.returncode == 0, res
+    return cert, key
+
+
+def bcrypt(password):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import crypt
+    return crypt.crypt(password, crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=2 ** 6))
+
+
+def curl(*args):
+    if not shutil.which("curl"):
+        raise SkipTest("curl not installed")
+    res = run(["curl", "-s", "-o", "/dev/stderr", "-w", "%{http_code}", *args], timeout=20)
+    return res.returncode, res.stdout.decode(), res.stderr
+
+
+def test_web_config_tls_and_basic_auth():
+    """--web-config with a certificate and a user: HTTPS only (TLS 1.2 and later),
+    every path asks for the password (401 with WWW-Authenticate, or 503 while
+    a check is paced), curl and a real Prometheus (basic_auth, tls_config) get
+    the metrics."""
+    with tempfile.TemporaryDirectory() as d:
+        cert, key = make_cert(d)
+        cfg = os.path.join(d, "web.yml")
+        with open(cfg, "w") as f:
+            f.write(f"tls_server_config:\n  cert_file: cert.pem\n  key_file: {key}\n"
+                    f"basic_auth_users:\n  prom: '{bcrypt('s3cret')}'\n")
+        with Exporter("--web-config", cfg, "-e", "cpu-clock", "-d", "0.5", tls=cert,
+                      auth=("prom", "s3cret")) as ex:
+            assert "serving metrics on https://127.0.0.1:" in ex.stderr(), ex.stderr()
+            ex.wait_intervals(1)
+            url = f"https://127.0.0.1:{ex.port}"
+            rc, code, body = curl("--cacert", cert, "-u", "prom:s3cret", f"{url}/metrics")
+            assert rc == 0 and code == "200" and b"tdtop_up 1" in body, (rc, code, body[-300:])
+            rc, code, body = curl("--compressed", "--cacert", cert, "-u", "prom:s3cret",
+                                  f"{url}/healthz")
+            assert code == "200" and body == b"ok\n", (code, body)
+            for path in ("/metrics", "/healthz", "/", "/nope"):
+                status, headers, _ = http(ex.port, path, tls=cert)
+                assert status == 401 and headers.get("WWW-Authenticate", "").startswith(
+                    "Basic realm="), (path, status, headers)
+            time.sleep(0.3)
+            assert http(ex.port, tls=cert, auth=("prom", "wrong"))[0] == 401
+            assert http(ex.port, tls=cert, auth=("nobody", "s3cret"))[0] in (401, 503)
+            time.sleep(0.3)
+            assert http(ex.port, tls=cert, auth=("nobody", "s3cret"))[0] == 401
+            # no plain HTTP, no TLS before 1.2
+            assert http(ex.port, "/healthz")[0] == -1
+            rc, code, _ = curl("--tls-max", "1.1", "--cacert", cert, "-u", "prom:s3cret",
+                               f"{url}/healthz")
+            assert rc != 0 and code == "000", (rc, code)
+            job = (f"    scheme: https\n    tls_config:\n      ca_file: {cert}\n"
+                   "    basic_auth:\n      username: prom\n      password: s3cret\n")
+            with Prometheus(ex.port, job_extra=job) as prom:
+                res = prom.wait_query('up{job="tdtop"}', lambda r: r and r[0][1] == 1)
+                prom.wait_query("tdtop_up", lambda r: r and r[0][1] == 1)
+            assert ex.stop() == 0, ex.stderr()
+
+
+def test_web_config_errors():
+    """A bad --web-config is a usage error: exit 2, one line naming the file."""
+    with tempfile.TemporaryDirectory() as d:
+        cfg = os.path.join(d, "web.yml")
+        cases = [
+            ("tls_server_config:\n  cert_file: nope.pem\n  key_file: nope.pem\n",
+             "cannot read cert_file"),
+            ("basic_auth_users:\n  prom: s3cret\n", "not a bcrypt hash"),
+            ("tls_server_config:\n  client_ca_file: ca.pem\n", "not supported"),
+            ("basic_auth_user:\n  prom: x\n", "unknown key 'basic_auth_user'"),
+            ("tls_server_config: [\n", "line 2"),
+        ]
+        for text, msg in cases:
+            with open(cfg, "w") as f:
+                f.write(text)
+            res = run([TDTOP, "exporter", "--web-config", cfg], timeout=20)
+            err = res.stderr.decode("utf-8", "replace")
+            assert res.returncode == 2 and msg in err and cfg in err and \
+                len(err.splitlines()) == 1, (text, res.returncode, err)
+        res = run([TDTOP, "exporter", "--web-config", os.path.join(d, "none.yml")], timeout=20)
+        assert res.returncode == 2 and b"cannot read web config" in res.stderr, res
 
 
 def test_listen_addresses():

@@ -93,7 +93,7 @@ TEST(listen_addr_bad)
 static int parse(struct exporter_opts *eo, const char *listen, enum group_by by, bool by_comm,
 		 size_t top, char *err, size_t errlen)
 {
-	struct exporter_args a = { listen, by, by_comm, top, 0.5 };
+	struct exporter_args a = { listen, NULL, by, by_comm, top, 0.5 };
 
 	return exporter_opts__parse(eo, &a, err, errlen);
 }
