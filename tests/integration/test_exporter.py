@@ -432,6 +432,9 @@ def test_prometheus_scrapes_cgroup_cpu_of_a_workload():
             assert targets and targets[0]["health"] == "up" and not targets[0]["lastError"], \
                 targets
             prom.wait_query("tdtop_intervals_total", lambda r: r and r[0][1] >= 3)
+            # every family of the exposition arrived (OpenMetrics, gzip'ed, as it asks)
+            for name in sorted({n for n, _ in ex.samples()}):
+                prom.wait_query(f'{{__name__="{name}",job="tdtop"}}', lambda r: len(r) > 0)
             res = prom.wait_query('tdtop_build_info', lambda r: len(r) == 1)
             assert res[0][0]["version"] and res[0][0]["method"], res
             rate = prom.wait_query(f"rate(tdtop_cpu_seconds_total{{cgroup=\"{cg.rel}\"}}[5s])",
@@ -988,5 +991,12 @@ def test_deploy_files():
             assert res.returncode == 0 and not res.stderr.strip(), res
     names = " ".join(expr for _, expr in dashboard_queries())
     for metric in ("tdtop_topdown_slots_total", "tdtop_slots_total", "tdtop_cpu_seconds_total",
-                   "tdtop_self_cpu_seconds_total", "tdtop_bpf_seconds_per_switch"):
+                   "tdtop_self_cpu_seconds_total", "tdtop_bpf_seconds_per_switch",
+                   "tdtop_metric_unavailable"):
         assert metric in names, f"dashboard does not use {metric}"
+    # no query names a metric the exporter does not have (any more)
+    gone = ("tdtop_self_cpu_percent", "tdtop_scrape_duration_seconds")
+    assert not any(g in names for g in gone) and "unit=" not in names.replace("systemd_unit=", "")
+    if yaml:
+        probes = [c["livenessProbe"]["httpGet"]["path"], c["readinessProbe"]["httpGet"]["path"]]
+        assert probes == ["/healthz", "/healthz"], probes
