@@ -527,6 +527,29 @@ def test_process_series_follow_exits():
         assert series(s, "tdtop_series")[0] >= n
 
 
+def test_command_name_series():
+    """--by comm: two processes of one name make one series, labelled comm only,
+    holding both's CPU time, and it outlives their exits."""
+    with Exporter("--by", "comm", "-e", "cpu-clock", "-d", "0.3") as ex:
+        ex.wait_intervals(1)
+        total = 0
+        for _ in range(2):
+            with Workload("burn", 200, name="tdexp-twin", cpus="0") as wl:
+                wl.ready()
+                wl.go()
+                wl.done()
+                wl.finish()
+                total += wl.delta("cpu_ns")
+        ex.wait_intervals(2)
+        samples = ex.samples()
+        got = series(samples, "tdtop_cpu_seconds_total", comm="tdexp-twin")
+        assert len(got) == 1, f"want one series for both processes: {got}"
+        assert_close("command's cpu seconds vs both workloads'", got[0] * 1e9, total,
+                     rel=0.02, slack=40 * MS)
+        assert not any("pid" in dict(k[1]) for k in samples), "a pid label with --by comm"
+        assert ex.stop() == 0, ex.stderr()
+
+
 def test_bad_clients_do_not_hurt():
     """Unknown paths 404, other methods 405, huge headers refused, garbage and
     silent connections ignored: meanwhile scrapes are answered and intervals
@@ -934,6 +957,7 @@ def test_usage_errors():
         (["--listen", "[::1"], "closing"),
         (["--by", "thread"], "thread"),
         (["-o", "json"], "does not apply"),
+        (["--web-config"], "needs a value"),
     ]
     for args, msg in cases:
         res = run([TDTOP, "exporter", *args], timeout=20)
@@ -941,7 +965,11 @@ def test_usage_errors():
         assert res.returncode == 2, f"{args}: exit {res.returncode}, want 2 ({err!r})"
         assert msg in err and len(err.splitlines()) == 1, f"{args}: {err!r}"
     res = run([TDTOP, "exporter", "--help"], timeout=20)
-    assert res.returncode == 0 and b"--listen" in res.stdout, res
+    assert res.returncode == 0 and b"--listen" in res.stdout and b"--web-config" in res.stdout
+    # the exporter's own options stay its own
+    for args in (["--by", "comm"], ["--web-config", "/dev/null"]):
+        res = run([TDTOP, *args, "-b", "-n", "1"], timeout=20)
+        assert res.returncode == 2 and len(res.stderr.splitlines()) == 1, (args, res)
 
 
 def test_deploy_files():
