@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """`tdtop exporter` as Prometheus meets it: a real Prometheus server scrapes
-it and its API gives back a burn workload's CPU time in a test-made cgroup;
-both exposition formats check out (promtool for the text format, the format
-rules for OpenMetrics); process series go away after the exit; bad clients
-(unknown paths, wrong methods, huge headers, silent connections, 100
-concurrent scrapes) neither crash it nor stall its measuring. Loopback only;
-every wait is bounded."""
+it (OpenMetrics and gzip, as it asks, and over TLS with a password) and its
+API gives back a burn workload's CPU time in a test-made cgroup and every
+family of the exposition; both formats pass promtool and the OpenMetrics
+rules; process series go away after the exit, command-name series do not;
+/healthz follows a collector stopped alone; bad clients (unknown paths, wrong
+methods, oversized and odd requests, silent and trickling connections, 100
+concurrent scrapes) neither crash it nor stall its measuring or the scrapes.
+Loopback only; every wait is bounded."""
 import base64
 import ctypes
 import gzip
@@ -23,6 +25,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from http.client import HTTPConnection
 
 from tdtest import TDTOP, LineReader, SkipTest, Workload, assert_close, require_root, run
 
@@ -607,14 +610,25 @@ def test_bad_clients_do_not_hurt():
         rss0 = rss_kb(ex.proc.pid)
         failures = []
 
-        def scrape_once(accept):
-            status, _, body = http(ex.port, accept=accept, timeout=10)
+        def scrape_once(accept, src):
+            # from 10 addresses: one may have 16 connections at once
+            conn = HTTPConnection("127.0.0.1", ex.port, timeout=10,
+                                              source_address=(src, 0))
+            try:
+                conn.request("GET", "/metrics", headers={"Accept": accept} if accept else {})
+                r = conn.getresponse()
+                status, body = r.status, r.read()
+            except OSError:
+                status, body = -1, b""
+            finally:
+                conn.close()
             if status != 200 or not body:
                 failures.append(status)
 
         for rnd in range(5):
             threads = [threading.Thread(target=scrape_once,
-                                        args=(OM_ACCEPT if i % 2 else None,), daemon=True)
+                                        args=(OM_ACCEPT if i % 2 else None,
+                                              f"127.0.0.{100 + i % 10}"), daemon=True)
                        for i in range(100)]
             t0 = time.monotonic()
             for t in threads:
