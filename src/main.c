@@ -15,7 +15,6 @@
 #include "measure/live.h"
 #include "pmu/discover.h"
 #include "exporter/exporter.h"
-#include "exporter/webconfig.h"
 #include "pmu/events.h"
 #include "options.h"
 #include "output/output.h"
@@ -308,6 +307,8 @@ static int run_record(struct run *r, const struct options *o, char *err, size_t 
 static int run_exporter(struct run *r, const struct options *o, struct exporter_opts *eo,
 			char *err, size_t errlen)
 {
+	char url[128];
+
 	if (r->st.notice[0])
 		fprintf(stderr, "tdtop: %s\n", r->st.notice);
 	eo->prom.version = TDTOP_VERSION;
@@ -318,9 +319,8 @@ static int run_exporter(struct run *r, const struct options *o, struct exporter_
 	r->ex = exporter__start(eo, err, errlen);
 	if (!r->ex)
 		return EXIT_RUNTIME;
-	fprintf(stderr, "tdtop: serving metrics on http%s://%s/metrics%s\n",
-		eo->web && eo->web->tls ? "s" : "", eo->listen.text,
-		eo->web && eo->web->nr_users ? " (basic authentication)" : "");
+	exporter_opts__describe(eo, url, sizeof(url));
+	fprintf(stderr, "tdtop: serving metrics on %s\n", url);
 	return run_batch(r, o, err, errlen);
 }
 

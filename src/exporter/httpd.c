@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +417,16 @@ static int conn_linger(struct conn *c)
 	return 0;
 }
 
+/* One step of the TLS handshake: 1 when done, 0 to wait, -1 to close. */
+static int conn_handshake(struct conn *c)
+{
+	int ret = tls_conn__handshake(c->tls);
+
+	if (!ret)
+		c->state = C_READ;
+	return !ret ? 1 : ret == -EAGAIN ? 0 : -1;
+}
+
 /* Run a connection until it must wait for its socket, or is closed. */
 static void conn_run(struct worker *w, struct conn *c, double now)
 {
@@ -428,10 +437,7 @@ static void conn_run(struct worker *w, struct conn *c, double now)
 	while (ret > 0) {
 		switch (c->state) {
 		case C_HANDSHAKE:
-			ret = tls_conn__handshake(c->tls);
-			if (!ret)
-				c->state = C_READ;
-			ret = !ret ? 1 : ret == -EAGAIN ? 0 : -1;
+			ret = conn_handshake(c);
 			break;
 		case C_READ:
 			ret = conn_read(h, c, now);
@@ -632,13 +638,11 @@ fail:
 
 void httpd__stop(struct httpd *h)
 {
-	uint64_t one = 1;
-
 	if (!h)
 		return;
-	/* an eventfd stays readable: every thread sees it */
-	if (h->stop_fd >= 0 && write(h->stop_fd, &one, sizeof(one)) != sizeof(one))
-		abort();
+	/* an eventfd stays readable: every thread sees it (adding 1 cannot fail) */
+	if (h->stop_fd >= 0)
+		eventfd_write(h->stop_fd, 1);
 	for (int i = 0; h->w && i < h->o.threads; i++) {
 		struct worker *w = &h->w[i];
 

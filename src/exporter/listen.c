@@ -176,6 +176,12 @@ int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a,
 	return 0;
 }
 
+void exporter_opts__describe(const struct exporter_opts *o, char *buf, size_t size)
+{
+	snprintf(buf, size, "http%s://%s/metrics%s", o->web && o->web->tls ? "s" : "",
+		 o->listen.text, o->web && o->web->nr_users ? " (basic authentication)" : "");
+}
+
 void exporter_opts__free(struct exporter_opts *o)
 {
 	web_config__free(o->web);

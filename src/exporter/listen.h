@@ -59,6 +59,9 @@ struct exporter_args {
 int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a, char *err,
 			 size_t errlen);
 
+/* "https://127.0.0.1:9717/metrics (basic authentication)": where, and how. */
+void exporter_opts__describe(const struct exporter_opts *o, char *buf, size_t size);
+
 /* What parsing allocated (the web configuration); *o* may be zeroed or parsed. */
 void exporter_opts__free(struct exporter_opts *o);
 
