@@ -207,11 +207,12 @@ def sanitized(pid):
 class Exporter:
     """`tdtop exporter` on a free loopback port, for a `with` block."""
 
-    def __init__(self, *args, port=None, listen=True, tls=None, auth=None):
+    def __init__(self, *args, port=None, listen=True, tls=None, auth=None, prefix=None):
+        """prefix: the command instead of `tdtop exporter` (e.g. under setpriv)."""
         require_root()
         self.port = port or free_port()
         self.client = {"tls": tls, "auth": auth}
-        self.cmd = [TDTOP, "exporter"]
+        self.cmd = list(prefix or [TDTOP, "exporter"])
         if listen:
             self.cmd += ["--listen", f"127.0.0.1:{self.port}"]
         self.cmd += [str(a) for a in args]
@@ -897,6 +898,33 @@ def test_web_config_errors():
                 len(err.splitlines()) == 1, (text, res.returncode, err)
         res = run([TDTOP, "exporter", "--web-config", os.path.join(d, "none.yml")], timeout=20)
         assert res.returncode == 2 and b"cannot read web config" in res.stderr, res
+
+
+def test_unavailable_metric_said_once():
+    """Without CAP_SYS_ADMIN the BPF statistics are refused: the gauge is absent,
+    tdtop_metric_unavailable names it with the reason, and the log says so in
+    one line, once, however many intervals pass."""
+    setpriv = shutil.which("setpriv")
+    if not setpriv:
+        raise SkipTest("setpriv not installed (util-linux)")
+    cmd = [setpriv, "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", TDTOP, "exporter"]
+    with Exporter("-e", "cpu-clock", "-d", "0.2", prefix=cmd) as ex:
+        ex.wait_intervals(8)
+        s = ex.samples()
+        assert not series(s, "tdtop_bpf_seconds_per_switch"), "BPF statistics without SYS_ADMIN"
+        assert series(s, "tdtop_metric_unavailable", metric="tdtop_bpf_seconds_per_switch",
+                      reason="bpf_stats_refused") == [1.0], sorted(k for k in s if "unav" in k[0])
+        lines = [ln for ln in ex.stderr().splitlines() if "tdtop_bpf_seconds_per_switch" in ln]
+        assert len(lines) == 1 and "CAP_SYS_ADMIN" in lines[0], ex.stderr()
+        assert ex.stop() == 0, ex.stderr()
+    # with it, the gauge is there and nothing is logged
+    with Exporter("-e", "cpu-clock", "-d", "0.2") as ex:
+        ex.wait_intervals(3)
+        s = ex.samples()
+        assert series(s, "tdtop_bpf_seconds_per_switch")
+        assert not series(s, "tdtop_metric_unavailable", metric="tdtop_bpf_seconds_per_switch")
+        assert "not exported" not in ex.stderr(), ex.stderr()
+        assert ex.stop() == 0, ex.stderr()
 
 
 def test_listen_addresses():

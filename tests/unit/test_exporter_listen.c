@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include "exporter/listen.h"
+#include "exporter/webconfig.h"
 #include "test.h"
 
 TEST(listen_addr_good)
@@ -123,6 +124,13 @@ TEST(exporter_opts_from_command_line)
 	CHECK_INT(eo.prom.by, BY_PROCESS);
 	CHECK_INT(eo.prom.top, EXPORTER_DEFAULT_TOP);
 
+	{
+		char url[128];
+
+		exporter_opts__describe(&eo, url, sizeof(url));
+		CHECK_STR(url, "http://127.0.0.1:9717/metrics");
+	}
+
 	CHECK_INT(parse(&eo, "localhost:80", BY_PROCESS, false, 7, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "invalid IPv4 address 'localhost'"));
 	CHECK_INT(parse(&eo, NULL, BY_THREAD, false, 0, err, sizeof(err)), -EINVAL);
@@ -130,4 +138,18 @@ TEST(exporter_opts_from_command_line)
 	CHECK_INT(parse(&eo, NULL, BY_PROCESS, false, PROM_MAX_SERIES + 1, err, sizeof(err)),
 		  -EINVAL);
 	CHECK(strstr(err, "invalid --top"));
+
+	/* a web configuration is read and checked with the rest, and freed */
+	{
+		struct exporter_args a = { NULL, "/nonexistent/web.yml", BY_CGROUP, false, 0, 1 };
+
+		CHECK_INT(exporter_opts__parse(&eo, &a, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "cannot read web config /nonexistent/web.yml"));
+		a.web_config = "/dev/null";
+		CHECK_INT(exporter_opts__parse(&eo, &a, err, sizeof(err)), 0);
+		CHECK(eo.web && !eo.web->tls && !eo.web->nr_users);
+		exporter_opts__free(&eo);
+		CHECK(!eo.web);
+		exporter_opts__free(&eo);
+	}
 }
