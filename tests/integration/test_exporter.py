@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import ssl
 import subprocess
@@ -587,6 +588,59 @@ def test_healthz_follows_the_collector():
         assert http(ex.port, "/healthz")[0] == 200
         assert series(ex.samples(), "tdtop_up") == [1.0]
         assert ex.stop() == 0, ex.stderr()
+
+
+def notify_socket(name):
+    """A datagram socket bound where $NOTIFY_SOCKET=name points (a path, or
+    an abstract name after '@'), as systemd listens."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind("\0" + name[1:] if name.startswith("@") else name)
+    return sock
+
+
+def recv_notify(sock, want, timeout=10):
+    """The messages received until one equal to *want*, which is last."""
+    got = []
+    deadline = time.monotonic() + timeout
+    while not got or got[-1] != want:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"no {want!r} within {timeout}s, got {got!r}")
+        sock.settimeout(left)
+        try:
+            got.append(sock.recv(4096).decode())
+        except socket.timeout:
+            pass
+    return got
+
+
+def test_systemd_notify_ready_watchdog_stopping():
+    """Under a service manager ($NOTIFY_SOCKET): READY=1 once the first
+    interval is served, WATCHDOG=1 after each interval when $WATCHDOG_USEC
+    asks for it (and none when not), STOPPING=1 on SIGTERM; an abstract
+    socket name works as a path does."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "notify")
+        with notify_socket(path) as sock, \
+                Exporter("-e", "cpu-clock", "-d", "0.3",
+                         prefix=["env", f"NOTIFY_SOCKET={path}", "WATCHDOG_USEC=2000000",
+                                 TDTOP, "exporter"]) as ex:
+            assert recv_notify(sock, "READY=1\nWATCHDOG=1") == ["READY=1\nWATCHDOG=1"]
+            assert ex.intervals() >= 1
+            assert recv_notify(sock, "WATCHDOG=1") == ["WATCHDOG=1"]
+            assert recv_notify(sock, "WATCHDOG=1") == ["WATCHDOG=1"]
+            assert ex.stop(signal.SIGTERM) == 0, ex.stderr()
+            assert set(recv_notify(sock, "STOPPING=1")[:-1]) <= {"WATCHDOG=1"}
+            assert "watchdog" not in ex.stderr(), ex.stderr()
+    name = f"@tdtop-test-{os.getpid()}"
+    with notify_socket(name) as sock, \
+            Exporter("-e", "cpu-clock", "-d", "0.3",
+                     prefix=["env", "-u", "WATCHDOG_USEC", f"NOTIFY_SOCKET={name}",
+                             TDTOP, "exporter"]) as ex:
+        assert recv_notify(sock, "READY=1") == ["READY=1"]
+        ex.wait_intervals(2)
+        assert ex.stop(signal.SIGTERM) == 0, ex.stderr()
+        assert recv_notify(sock, "STOPPING=1") == ["STOPPING=1"]
 
 
 def raw_request(port, data, timeout=5, src="127.0.0.1"):
