@@ -357,11 +357,15 @@ def test_prometheus_scrapes_cgroup_cpu_of_a_workload():
             rate = prom.wait_query(f"rate(tdtop_cpu_seconds_total{{cgroup=\"{cg.rel()}\"}}[5s])",
                                    lambda r: len(r) == 1)
             assert 0 <= rate[0][1] <= 1.05, f"cgroup used more than one CPU: {rate}"
-            # every query of the Grafana dashboard is valid PromQL on these series
+            # every query of the Grafana dashboard is valid PromQL on these series;
+            # the top-10 CPU panel shows the workload's level alone
+            depth = cg.rel().count("/")
             for title, expr in dashboard_queries():
                 expr = (expr.replace("$__rate_interval", "5s").replace("$instance", ".*")
-                        .replace("$cgroup", cg.rel()))
-                prom.query(expr)
+                        .replace("$cgroup", cg.rel()).replace("$depth", str(depth)))
+                res = prom.query(expr)
+                if "top 10" in title and "cgroup" in expr:
+                    assert res and all(r[0]["cgroup"].count("/") == depth for r in res), res
             cpu = prom.query('topk(10, sum by (cgroup) (rate(tdtop_cpu_seconds_total[5s])))')
             assert any(r[0].get("cgroup") == "/" for r in cpu), cpu
             assert ex.stop() == 0, ex.stderr()
@@ -1019,3 +1023,48 @@ def test_deploy_files():
     if yaml:
         probes = [c["livenessProbe"]["httpGet"]["path"], c["readinessProbe"]["httpGet"]["path"]]
         assert probes == ["/healthz", "/healthz"], probes
+        assert pod["priorityClassName"] == "system-node-critical", pod
+        assert c["resources"]["requests"]["memory"] and c["resources"]["requests"]["cpu"]
+        pdb = docs["PodDisruptionBudget"]
+        assert pdb["spec"]["maxUnavailable"] and "minAvailable" not in pdb["spec"], pdb
+        assert pdb["spec"]["selector"] == docs["DaemonSet"]["spec"]["selector"], pdb
+    check_containerfile()
+    with open(os.path.join(DEPLOY, "tdtop-exporter.service")) as f:
+        unit = f.read()
+    for line in ("Type=notify", "NotifyAccess=main", "WatchdogSec=30s"):
+        assert re.search(rf"^{line}$", unit, re.M), f"unit without {line}"
+    check_dashboard_depth()
+
+
+def check_containerfile():
+    """A digest-pinned base, every apt package at a version, two stages, OCI
+    labels from build arguments, and a .dockerignore for the context."""
+    with open(os.path.join(DEPLOY, "Containerfile")) as f:
+        cf = f.read().replace("\\\n", " ")
+    (base,) = re.findall(r"^ARG BASE=(\S+)$", cf, re.M)
+    assert re.fullmatch(r"debian:bookworm-slim@sha256:[0-9a-f]{64}", base), base
+    froms = re.findall(r"^FROM (\S+)", cf, re.M)
+    assert froms == ["${BASE}", "${BASE}"], froms
+    installs = re.findall(r"apt-get install -y --no-install-recommends ([^&]+)&&", cf)
+    assert len(installs) == 2, installs
+    for pkg in " ".join(installs).split():
+        assert re.fullmatch(r"[a-z0-9.+-]+=[0-9][A-Za-z0-9.+:~-]*", pkg), f"{pkg} not versioned"
+    for label in ("title", "description", "source", "licenses", "version", "revision"):
+        assert f"org.opencontainers.image.{label}=" in cf, f"no OCI label {label}"
+    for arg in ("VERSION", "REVISION", "SOURCE"):
+        assert re.search(rf"^ARG {arg}=", cf, re.M), f"no ARG {arg}"
+    with open(os.path.join(DEPLOY, "..", ".dockerignore")) as f:
+        ignored = set(f.read().split())
+    assert {".git", ".output", "tdtop", "tdtop-san", "**/*~", "**/*.swp"} <= ignored, ignored
+
+
+def check_dashboard_depth():
+    """The top-10 CPU panel sums cgroups of one depth (a dashboard variable):
+    nested ones are not counted twice."""
+    with open(os.path.join(DEPLOY, "grafana-dashboard.json")) as f:
+        dash = json.load(f)
+    (depth,) = [v for v in dash["templating"]["list"] if v["name"] == "depth"]
+    assert not depth["multi"] and not depth["includeAll"] and depth["current"]["value"], depth
+    top = [expr for title, expr in dashboard_queries()
+           if "top 10" in title and "tdtop_cpu_seconds_total" in expr]
+    assert top and all('cgroup=~"(/[^/]+){$depth}"' in e for e in top), top
