@@ -145,9 +145,9 @@ static int arrange(struct tui *t, struct interval *iv, const struct view *v, siz
 		if (st->tree && tui_cgroup_tree(iv->rows, iv->nr_rows))
 			return errmsg(t->err, t->errlen, -1, "failed to order the cgroups: out of memory");
 	} else if (st->user_filter) {
-		iv->nr_rows = tui_rows_filter(iv->rows, iv->nr_rows, owned, t);
+		iv->nr_rows = rows__filter(iv->rows, iv->nr_rows, owned, t);
 	}
-	iv->nr_rows = tui_rows_top(iv->rows, iv->nr_rows, top);
+	iv->nr_rows = rows__top(iv->rows, iv->nr_rows, top);
 	return 0;
 }
 
