@@ -53,10 +53,8 @@ static void put_cgroup(FILE *f, const struct row *r)
 
 static void put_double(FILE *f, double v)
 {
-	char num[FMT_DOUBLE_LEN];
-
-	fmt_double(num, sizeof(num), v);
-	fprintf(f, ",%s", isnan(v) ? "" : num);
+	fputc(',', f);
+	fmt_csv_double(f, v);
 }
 
 static void put_topdown(FILE *f, const struct interval *iv, const struct row *r)

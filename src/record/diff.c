@@ -161,64 +161,65 @@ static void print_pp(FILE *f, double before, double after)
 		fprintf(f, " %+7.1fpp", (after - before) * 100.0);
 }
 
-static void print_text(const struct diff_table *t, int level, bool csv, FILE *f)
+static void put_double(FILE *f, double v)
 {
-	if (csv) {
-		fputs("key,cpu_ns_before,cpu_ns_after,slots_before,slots_after", f);
-		for (int k = 0; k < nr_td_fields && t->topdown; k++)
-			if (shown(k, level))
-				fprintf(f, ",%s_before,%s_after", td_fields[k].key, td_fields[k].key);
-		fputc('\n', f);
-	} else {
-		fprintf(f, "%-24s %9s %9s", "COMMAND/CGROUP", "CPU s", "CPU s");
-		if (t->topdown) {
-			fprintf(f, " %8s", "SLOTS");
-			for (int k = 0; k < nr_td_fields; k++)
-				if (shown(k, level))
-					fprintf(f, " %9s", td_fields[k].label);
+	fputc(',', f);
+	fmt_csv_double(f, v);
+}
+
+static void print_csv(const struct diff_table *t, int level, FILE *f)
+{
+	fputs("key,cpu_ns_before,cpu_ns_after,slots_before,slots_after", f);
+	for (int k = 0; k < nr_td_fields && t->topdown; k++)
+		if (shown(k, level))
+			fprintf(f, ",%s_before,%s_after", td_fields[k].key, td_fields[k].key);
+	fputc('\n', f);
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct diff_entry *e = &t->e[i];
+
+		fmt_csv_field(f, e->key, strlen(e->key));
+		fprintf(f, ",%llu,%llu", (unsigned long long)e->side[0].cpu_ns,
+			(unsigned long long)e->side[1].cpu_ns);
+		put_double(f, slots(&e->side[0]));
+		put_double(f, slots(&e->side[1]));
+		for (int k = 0; k < nr_td_fields && t->topdown; k++) {
+			if (!shown(k, level))
+				continue;
+			put_double(f, frac(&e->side[0], k));
+			put_double(f, frac(&e->side[1], k));
 		}
-		fprintf(f, "\n%-24s %9s %9s%s\n", "", "before", "after",
-			t->topdown ? "    ratio  (percentage points, after - before)" : "");
+		fputc('\n', f);
 	}
+}
+
+static void print_cpu_s(FILE *f, const struct diff_side *s)
+{
+	if (s->seen)
+		fprintf(f, " %9.2f", s->cpu_ns / 1e9);
+	else
+		fprintf(f, " %9s", "-");
+}
+
+static void print_text(const struct diff_table *t, int level, FILE *f)
+{
+	fprintf(f, "%-24s %9s %9s", "COMMAND/CGROUP", "CPU s", "CPU s");
+	if (t->topdown) {
+		fprintf(f, " %8s", "SLOTS");
+		for (int k = 0; k < nr_td_fields; k++)
+			if (shown(k, level))
+				fprintf(f, " %9s", td_fields[k].label);
+	}
+	fprintf(f, "\n%-24s %9s %9s%s\n", "", "before", "after",
+		t->topdown ? "    ratio  (percentage points, after - before)" : "");
 	for (size_t i = 0; i < t->nr; i++) {
 		const struct diff_entry *e = &t->e[i];
 		const struct diff_side *s0 = &e->side[0], *s1 = &e->side[1];
-
-		if (csv) {
-			char num[FMT_DOUBLE_LEN];
-
-			fmt_csv_field(f, e->key, strlen(e->key));
-			fprintf(f, ",%llu,%llu", (unsigned long long)s0->cpu_ns,
-				(unsigned long long)s1->cpu_ns);
-			fmt_double(num, sizeof(num), slots(s0));
-			fprintf(f, ",%s", isnan(slots(s0)) ? "" : num);
-			fmt_double(num, sizeof(num), slots(s1));
-			fprintf(f, ",%s", isnan(slots(s1)) ? "" : num);
-			for (int k = 0; k < nr_td_fields && t->topdown; k++) {
-				if (!shown(k, level))
-					continue;
-				for (int side = 0; side < 2; side++) {
-					double v = frac(&e->side[side], k);
-
-					fmt_double(num, sizeof(num), v);
-					fprintf(f, ",%s", isnan(v) ? "" : num);
-				}
-			}
-			fputc('\n', f);
-			continue;
-		}
 		char key[25];
 
 		fmt_comm_ascii(key, sizeof(key), e->key, strlen(e->key));
 		fprintf(f, "%-24s", key);
-		if (s0->seen)
-			fprintf(f, " %9.2f", s0->cpu_ns / 1e9);
-		else
-			fprintf(f, " %9s", "-");
-		if (s1->seen)
-			fprintf(f, " %9.2f", s1->cpu_ns / 1e9);
-		else
-			fprintf(f, " %9s", "-");
+		print_cpu_s(f, s0);
+		print_cpu_s(f, s1);
 		if (t->topdown) {
 			double r = slots(s1) / slots(s0);
 
@@ -249,8 +250,10 @@ int diff_table__print(struct diff_table *t, enum output_format fmt, int level, F
 			return -1;
 		print_json(t, level, w);
 		json__free(w);
+	} else if (fmt == OUTPUT_CSV) {
+		print_csv(t, level, f);
 	} else {
-		print_text(t, level, fmt == OUTPUT_CSV, f);
+		print_text(t, level, f);
 	}
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
