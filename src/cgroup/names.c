@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "util/strutil.h"
@@ -82,7 +83,7 @@ static bool is_unit(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!unit_char(s[i]))
 			return false;
-	for (size_t i = 0; i < sizeof(unit_suffixes) / sizeof(unit_suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(unit_suffixes); i++)
 		if (ends_with(s, n, unit_suffixes[i]) && n > strlen(unit_suffixes[i]))
 			return true;
 	return false;
@@ -128,7 +129,7 @@ static bool container(const char *s, size_t n, const char *parent, size_t pn,
 {
 	size_t base = ends_with(s, n, ".scope") ? n - strlen(".scope") : n;
 
-	for (size_t i = 0; i < sizeof(container_prefixes) / sizeof(container_prefixes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(container_prefixes); i++) {
 		size_t k = strlen(container_prefixes[i].prefix);
 
 		if (!starts_with(s, base, container_prefixes[i].prefix) ||

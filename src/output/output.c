@@ -2,6 +2,7 @@
 /* The output object: picks the format and dispatches each interval to it. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/macros.h"
 #include "util/json.h"
 #include "output/formats.h"
 #include "output/output.h"
@@ -51,7 +52,7 @@ int output_format_parse(const char *s, enum output_format *fmt)
 		{ "csv", OUTPUT_CSV },
 	};
 
-	for (size_t i = 0; s && i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; s && i < ARRAY_SIZE(formats); i++) {
 		if (!strcmp(s, formats[i].name)) {
 			*fmt = formats[i].fmt;
 			return 0;

@@ -9,11 +9,10 @@
 #define __TDTOP_DISCOVER_INTERNAL_H
 
 #include <stdbool.h>
+#include "util/macros.h"
 #include "pmu/discover.h"
 
 #define TD_WHY_LEN 200
-
-#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* What classification found out about one core PMU. */
 struct td_plan {

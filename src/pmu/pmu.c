@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/macros.h"
 #include "util/errmsg.h"
 #include "util/fileio.h"
 #include "util/grow.h"
@@ -554,7 +555,7 @@ int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char
 	if (!buf)
 		return errmsg(err, errlen, -ENOMEM,
 			      "failed to read CPUs of PMU '%s': out of memory", pmu);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ret == -ENOENT; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files) && ret == -ENOENT; i++) {
 		ret = read_pmu_file(root, pmu, NULL, files[i], NULL, buf, CPULIST_FILE_LEN, err,
 				    errlen);
 		if (ret)
@@ -592,7 +593,7 @@ static bool is_companion(const char *name)
 	static const char *const suffixes[] = { ".scale", ".unit", ".snapshot", ".per-pkg" };
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (ends_with(name, n, suffixes[i]))
 			return true;
 	return false;

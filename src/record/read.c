@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #define RECORD_INTERNAL
+#include "util/macros.h"
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
@@ -92,7 +93,7 @@ static int parse_line(const char *line, size_t len, unsigned long lineno, json_t
 		json_decref(j);
 		return errmsg(err, errlen, -1, "line %lu: field 'type' must be a string", lineno);
 	}
-	for (size_t i = 0; i < sizeof(line_types) / sizeof(line_types[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(line_types); i++) {
 		if (!strcmp(json_string_value(t), line_types[i]) &&
 		    strlen(line_types[i]) == json_string_length(t)) {
 			*type = (enum line_type)i;

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "pmu/discover.h"
 #include "record/recmeta.h"
 #include "util/errmsg.h"
@@ -48,7 +49,7 @@ static int level_available(const struct td_config *cfg)
 				  TD_AMD_BRN_MISP, TD_AMD_NOT_COMPLETE, TD_AMD_UCODE_OPS };
 
 	for (int i = 0; i < MAX_EVENTS; i++)
-		for (size_t k = 0; k < sizeof(l2) / sizeof(l2[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(l2); k++)
 			if (cfg->role[i] == l2[k])
 				return 2;
 	return 1;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/macros.h"
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
 #include "util/grow.h"
@@ -20,7 +21,7 @@ int sort_key__parse(const char *s, const char *const *names, int nr_names, struc
 	} fixed[] = { { "cpu", SORT_CPU }, { "cpu_pct", SORT_CPU }, { "pid", SORT_PID },
 		      { "comm", SORT_COMM } };
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
 		if (!strcmp(s, fixed[i].name)) {
 			key->kind = fixed[i].kind;
 			key->event = -1;

@@ -2,6 +2,7 @@
 /* The TopDown breakdown and IPC of each row, hybrid parts merged by slots. */
 #include <math.h>
 #include <string.h>
+#include "util/macros.h"
 #include "rows/metrics.h"
 
 #define F(k, s, l, lv, f) { k, s, l, lv, offsetof(struct td_result, f) }
@@ -22,7 +23,7 @@ const struct td_field td_fields[] = {
 	F("smt_contention", "smt-contention", "SMT", 0, smt_contention),
 };
 
-const int nr_td_fields = sizeof(td_fields) / sizeof(td_fields[0]);
+const int nr_td_fields = ARRAY_SIZE(td_fields);
 
 static double *field(struct td_result *r, int i)
 {

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "tui/draw.h"
 #include "tui/handlers.h"
 #include "tui/keys.h"
@@ -29,7 +30,7 @@ static const struct {
 	{ SIGUSR2, "SIGUSR2", "user-defined 2" },
 };
 
-#define NR_SIGNALS (sizeof(signals) / sizeof(signals[0]))
+#define NR_SIGNALS ARRAY_SIZE(signals)
 
 const char *tui_signal_name(int sig)
 {

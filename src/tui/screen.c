@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "util/format.h"
 #include "tui/draw.h"
 #include "tui/paint.h"
@@ -282,7 +283,7 @@ static const char *const help_lines[] = {
 	"Press any key to return.",
 };
 
-#define NR_HELP_LINES (sizeof(help_lines) / sizeof(help_lines[0]))
+#define NR_HELP_LINES ARRAY_SIZE(help_lines)
 
 static void draw_help(struct tui *t)
 {

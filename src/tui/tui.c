@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "util/macros.h"
 #include "util/clock.h"
 #include "util/errmsg.h"
 #include "tui/tui.h"
@@ -39,7 +40,7 @@ static void on_stop_signal(int sig)
 }
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NR_STOP_SIGNALS (int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
+#define NR_STOP_SIGNALS ((int)ARRAY_SIZE(stop_signals))
 
 /* ---- stderr capture: a write to fd 2 would tear the screen ---- */
 
