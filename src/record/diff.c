@@ -25,11 +25,6 @@ static bool key_is(const void *ctx, size_t pos)
 	return !strcmp(k->t->e[pos].key, k->key);
 }
 
-static size_t key_hash_str(const char *key)
-{
-	return key_hash(key, strlen(key));
-}
-
 static struct diff_entry *lookup(struct diff_table *t, const char *key)
 {
 	struct key_ref ref = { t, key };
