@@ -351,23 +351,31 @@ static int check_end(struct rec_reader *r, const json_t *j, size_t nr, __u64 dec
 	return 0;
 }
 
+/* next_line(); at the end (0) r->state set, *in_interval* if it cut one short. */
+static int next_line_or_end(struct rec_reader *r, json_t **j, enum line_type *type,
+			    bool in_interval)
+{
+	bool partial;
+	int ret = next_line(r, j, type, &partial);
+
+	if (!ret)
+		set_end(r, partial, in_interval);
+	return ret;
+}
+
 /* 1: *s* holds the next interval; 0: the end (r->state says how); -1. */
 static int read_interval(struct rec_reader *r, struct sample *s)
 {
 	enum line_type type;
 	__u64 declared = 0;
-	bool partial;
 	json_t *j;
 	int ret;
 
 	/* the cgroups the interval is the first to use come before it */
 	for (;;) {
-		ret = next_line(r, &j, &type, &partial);
-		if (ret <= 0) {
-			if (!ret)
-				set_end(r, partial, false);
+		ret = next_line_or_end(r, &j, &type, false);
+		if (ret <= 0)
 			return ret;
-		}
 		if (type != LINE_CGROUP)
 			break;
 		ret = parse_cgroup(r, j);
@@ -384,12 +392,9 @@ static int read_interval(struct rec_reader *r, struct sample *s)
 	if (ret)
 		return -1;
 	for (;;) {
-		ret = next_line(r, &j, &type, &partial);
-		if (ret <= 0) {
-			if (!ret)
-				set_end(r, partial, true);
+		ret = next_line_or_end(r, &j, &type, true);
+		if (ret <= 0)
 			return ret;
-		}
 		if (type == LINE_TASK && s->nr == declared) {
 			ret = errmsg(r->msg, sizeof(r->msg), -1,
 				       "line %lu: more tasks than the interval declares (%llu)",
