@@ -106,17 +106,9 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	return n < 0 ? TUI_FETCH_ERROR : n == 0 ? TUI_FETCH_END : TUI_FETCH_OK;
 }
 
-static int screen_build(void *arg, const struct sample *s, const struct view *v, int level,
-		     struct interval *iv)
-{
-	struct replay *r = arg;
-
-	return pipeline__build(&r->pipe, s, v, level, iv) ? -1 : 0;
-}
-
 static int replay__show(struct replay *r, const struct options *o, char *err, size_t errlen)
 {
-	struct tui_source src = { .fetch = screen_fetch, .build = screen_build, .arg = r };
+	struct tui_source src = { .fetch = screen_fetch, .pipe = &r->pipe, .arg = r };
 	char title[sizeof(r->h.cpu_model) + 64];
 	struct tui_opts t = {
 		.delay_s = o->delay_s,

@@ -23,14 +23,6 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }
 
-static int screen_build(void *arg, const struct sample *sm, const struct view *v, int level,
-		      struct interval *iv)
-{
-	struct session *s = arg;
-
-	return pipeline__build(&s->st.pipe, sm, v, level, iv) ? -1 : 0;
-}
-
 static double screen_self_cost(void *arg, double *bpf_ns)
 {
 	struct session *s = arg;
@@ -45,7 +37,7 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 	const struct startup *st = &s->st;
 	struct tui_source src = {
 		.fetch = screen_fetch,
-		.build = screen_build,
+		.pipe = &st->pipe,
 		.self_cost = screen_self_cost,
 		.arg = s,
 		.live = true,

@@ -121,7 +121,7 @@ static void restore_signals(const struct sigaction *old)
 
 static int build(struct tui *t, const struct view *v, int level, struct interval *iv)
 {
-	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv))
+	if (pipeline__build(t->src->pipe, &t->smp[t->shown], v, level, iv))
 		return errmsg(t->err, t->errlen, -1, "failed to build the rows: out of memory");
 	return 0;
 }
