@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #define RECORD_INTERNAL
-#include "record/record.h"
+#include "record/format.h"
 #include "record/cgroup_table.h"
 #include "util/grow.h"
 

@@ -16,7 +16,7 @@
 #define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "util/grow.h"
-#include "record/record.h"
+#include "record/format.h"
 #include "record/codec.h"
 #include "record/source.h"
 
