@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The per-format writers behind output__interval(), internal to output/:
- * the rest of tdtop goes through output.h. They do not flush.
+ * The per-format writers behind output__interval(): the rest of tdtop
+ * goes through output.h. They do not flush.
  */
+/* Internal to output/. */
 #ifndef __TDTOP_OUTPUT_FORMATS_H
 #define __TDTOP_OUTPUT_FORMATS_H
 

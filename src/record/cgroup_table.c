@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#define RECORD_INTERNAL
 #include "record/format.h"
 #include "record/cgroup_table.h"
 #include "util/grow.h"

@@ -2,14 +2,11 @@
 /*
  * The recording's value encodings (byte strings as %XX-escaped ASCII, u64
  * beyond JSON's safe range as decimal strings) and strict field readers
- * whose errors name the line and the field. Internal to record/.
+ * whose errors name the line and the field.
  */
+/* Internal to record/. */
 #ifndef __TDTOP_RECORD_CODEC_H
 #define __TDTOP_RECORD_CODEC_H
-
-#ifndef RECORD_INTERNAL
-#error "record/codec.h is internal to record/: include record/record.h"
-#endif
 
 #include <stdarg.h>
 #include <stdbool.h>

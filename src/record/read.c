@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#define RECORD_INTERNAL
 #include "util/macros.h"
 #include "rows/aggregate.h"
 #include "util/errmsg.h"

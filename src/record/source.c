@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "util/grow.h"
 #include "record/format.h"

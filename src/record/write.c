@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#define RECORD_INTERNAL
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
