@@ -128,7 +128,7 @@ static int replay__show(struct replay *r, const struct options *o, char *err, si
 	};
 
 	snprintf(title, sizeof(title), "recording: %s, %s", r->h.cpu_model, r->pipe.method);
-	return tui_run(&src, &t, err, errlen) ? -1 : 0;
+	return cmd_tui_run(&src, &t, err, errlen) ? -1 : 0;
 }
 
 /* What a diff compares across runs: PIDs differ, command names do not. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* tdtop on a terminal: the live session shown in the interactive view. */
+#include <stdio.h>
 #include "commands.h"
 #include "startup.h"
 #include "tui/rc.h"
@@ -32,6 +33,17 @@ static double screen_self_cost(void *arg, double *bpf_ns)
 }
 
 /* The notice is in the screen's header, not on stderr. */
+int cmd_tui_run(const struct tui_source *src, const struct tui_opts *t, char *err,
+		size_t errlen)
+{
+	char note[TUI_NOTE_LEN];
+	int ret = tui_run(src, t, err, errlen, note, sizeof(note));
+
+	if (note[0])
+		fprintf(stderr, "tdtop: %s\n", note);
+	return ret;
+}
+
 static int screen_show(struct session *s, const struct options *o, char *err, size_t errlen)
 {
 	const struct startup *st = &s->st;
@@ -62,7 +74,7 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 	};
 
 	session_drop_privileges(o->verbose);
-	return tui_run(&src, &t, err, errlen) ? EXIT_RUNTIME : EXIT_OK;
+	return cmd_tui_run(&src, &t, err, errlen) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int cmd_tui(const struct options *opts, const char *sysfs, char *err, size_t errlen)
