@@ -144,6 +144,7 @@ static void set_method(struct startup *st, const struct td_config *cfg)
 static int open_live(struct startup *st, const struct options *o, const struct td_config *parts,
 		     struct live *live, char *err, size_t errlen)
 {
+	char note[256];
 	struct collector_opts copts = {
 		.events = &st->events,
 		.sysfs = st->sysfs,
@@ -152,9 +153,14 @@ static int open_live(struct startup *st, const struct options *o, const struct t
 		.helper_reads = o->helper_reads,
 		.by_cgroup = st->by_cgroup,
 		.verbose = o->verbose,
+		.note = note,
+		.notelen = sizeof(note),
 	};
+	int ret = live__open(live, &copts, err, errlen);
 
-	return live__open(live, &copts, err, errlen);
+	if (o->verbose && note[0])
+		fprintf(stderr, "tdtop: %s\n", note);
+	return ret;
 }
 
 /* IPC without TopDown: give cycles and instructions their roles. */

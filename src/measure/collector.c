@@ -275,6 +275,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	int ret;
 
 	*out = NULL;
+	if (opts->note && opts->notelen)
+		opts->note[0] = '\0';
 	verbose_libbpf = opts->verbose;
 	libbpf_set_print(libbpf_print);
 
@@ -306,9 +308,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* Older kernels (before 6.2) refuse on_switch_mem: load again without */
 	ret = opts->helper_reads ? -ENOTSUP : load_skel(c, opts, true);
 	if (ret) {
-		if (opts->verbose && ret != -ENOTSUP)
-			fprintf(stderr, "tdtop: reading counts from memory refused (%s): "
-				"every counter is read through the helper\n", strerror(-ret));
+		if (ret != -ENOTSUP)
+			errmsg(opts->note, opts->notelen, 0, "reading counts from memory refused (%s): "
+			       "every counter is read through the helper", strerror(-ret));
 		ret = load_skel(c, opts, false);
 	}
 	if (ret) {
