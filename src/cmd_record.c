@@ -46,9 +46,10 @@ static int record__each(struct session *s, void *arg, char *err, size_t errlen)
 	struct record *r = arg;
 	double duration_s = r->o->duration_s;
 
-	/* names first: a replay shows cgroup rows with their paths */
-	if (s->cg.on)
-		recorder__write_cgroups(r->rec, &s->sample, &s->cg.tree, err, errlen);
+	/* names first: a replay shows cgroup rows with their paths; a refused
+	 * cgroup (a path beyond the format's limits) is left unnamed */
+	if (s->cg.on && recorder__write_cgroups(r->rec, &s->sample, &s->cg.tree, err, errlen) < 0)
+		return -1;
 	if (recorder__write(r->rec, &s->sample, err, errlen))
 		return -1;
 	r->rows += s->sample.nr;

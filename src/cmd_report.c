@@ -197,8 +197,10 @@ static int report_diff(const struct options *o, char *err, size_t errlen)
 	ret = diff_side(&t, 0, o->files[0], o, err, errlen);
 	if (!ret)
 		ret = diff_side(&t, 1, o->files[1], o, err, errlen);
-	if (!ret)
-		diff_table__print(&t, o->format, o->level, stdout);
+	/* a closed pipe ends the report quietly, as in replay__print() */
+	if (!ret && diff_table__print(&t, o->format, o->level, stdout) && errno != EPIPE)
+		ret = errmsg(err, errlen, -1, "failed to write the comparison: %s",
+			     strerror(errno));
 	diff_table__free(&t);
 	return ret;
 }

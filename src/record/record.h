@@ -54,8 +54,9 @@ struct cgroup_tree;
  * recorder__write_cgroup() for the cgroup of every task in *s* and each of
  * its ancestors, with their paths from *t* (those without a path are
  * skipped); call it before recorder__write(s) so that replay has names
- * and the hierarchy. A refused cgroup does not stop the others: -1 with
- * the first message, and the recorder goes on unless a write failed.
+ * and the hierarchy. A refused cgroup does not stop the others: 1 with
+ * the first message, and the recorder goes on. -1 with the message when a
+ * write failed (the recorder is failed for good).
  */
 int recorder__write_cgroups(struct recorder *r, const struct sample *s,
 			    const struct cgroup_tree *t, char *err, size_t errlen);

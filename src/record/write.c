@@ -338,7 +338,7 @@ int recorder__write_cgroups(struct recorder *r, const struct sample *s,
 		if (write_lineage(r, t, id, err, errlen, &refused))
 			return -1;
 	}
-	return refused ? -1 : 0;
+	return refused ? 1 : 0;
 }
 
 int recorder__close(struct recorder *r, char *err, size_t errlen)
