@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Builds and removes the scratch trees the unit tests read as sysfs or cgroupfs. */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -115,6 +116,32 @@ void fixture_link(const char *root, const char *rel, const char *target)
 	if (!realpath(target, real) || symlink(real, path))
 		test_fail(__FILE__, __LINE__, "cannot link %s to %s: %s", path, target,
 			  strerror(errno));
+}
+
+void fixture_tmpfile(char *path, size_t size, const char *name, const void *data, size_t len)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
+
+	snprintf(path, size, "%s/tdtop-%s-XXXXXX", dir, name);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		test_fail(__FILE__, __LINE__, "mkstemp %s: %s", path, strerror(errno));
+		return;
+	}
+	if (write(fd, data, len) != (ssize_t)len)
+		test_fail(__FILE__, __LINE__, "write %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+void fixture_read(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -36,6 +36,15 @@ void fixture_mkdir(const char *root, const char *rel);
 /* <root>/<rel> as a symlink to the real path of *target*. */
 void fixture_link(const char *root, const char *rel, const char *target);
 
+/*
+ * A new file $TMPDIR/tdtop-<name>-XXXXXX (/tmp without TMPDIR) holding
+ * *len* bytes of *data*, its path in *path*; unlink() it when done.
+ */
+void fixture_tmpfile(char *path, size_t size, const char *name, const void *data, size_t len);
+
+/* The first size - 1 bytes of the file at *path*, NUL-terminated ("" when unreadable). */
+void fixture_read(const char *path, char *buf, size_t size);
+
 /* Remove the tree (links are removed, not followed) and free *root*. */
 void fixture_remove(char *root);
 

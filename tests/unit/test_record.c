@@ -16,23 +16,12 @@
 #include <zlib.h>
 #include "rows/aggregate.h"
 #include "record/record.h"
+#include "fixture.h"
 #include "test.h"
 
 #define FIXTURES "../fixtures/recordings/"
 
 /* ---- helpers ---- */
-
-static void tmp_file(char *path, size_t size)
-{
-	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	int fd;
-
-	snprintf(path, size, "%s/tdtop-test-record-XXXXXX", dir);
-	fd = mkstemp(path);
-	CHECK(fd >= 0);
-	if (fd >= 0)
-		close(fd);
-}
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -327,7 +316,7 @@ static void round_trip(bool gzip, int nr_events)
 	strcpy(want[3].tasks[1].comm, "\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xc3");
 	strcpy(want[3].tasks[1].pcomm, "123456789012345");
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, gzip, &h, want, 4);
 
 	r = rec_reader__open(path, &back, err, sizeof(err));
@@ -441,7 +430,7 @@ static void extreme_round_trip(bool gzip)
 		memcpy(want[k].tasks[0].pcomm, "\xf4\x90\x80\x80\xe2\x82\xac\xe2\x82\x00", 11);
 	}
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, gzip, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -504,7 +493,7 @@ TEST(record_text_form)
 	make_sample(&s, 1, 3000, MAX_EVENTS);
 	s.tasks[0].cpu_ns = INT64_MAX;
 	s.tasks[1].cpu_ns = (__u64)INT64_MAX + 1;
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, false, &h, &s, 1);
 	data = read_all(path, &len);
 	for (size_t i = 0; i < len; i++) {
@@ -549,7 +538,7 @@ TEST(record_unrecorded_parts_are_zero)
 	s.total.ev[5].count = 99;
 	s.tasks[0].ev[2].running = 7;
 	memcpy(s.tasks[0].comm, "ab\0garbage", 11);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, false, &h, &s, 1);
 	r = rec_reader__open(path, &back, err, sizeof(err));
 	CHECK(r != NULL);
@@ -644,7 +633,7 @@ static void rewrite_fixture(const char *fixture, int want_n)
 	if (!r)
 		return;
 	rec_reader__cgroup_tree(r, &tree);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	while (w && rec_reader__next(r, &s, msg, sizeof(msg)) == 1) {
@@ -775,7 +764,7 @@ static char *small_recording(bool gzip, struct sample want[3], size_t *len)
 	make_sample(&want[0], 10, 2, 2);
 	make_sample(&want[1], 11, 0, 2);
 	make_sample(&want[2], 12, 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, gzip, &h, want, 3);
 	data = read_all(path, len);
 	unlink(path);
@@ -1005,7 +994,7 @@ static void killed_recorder(bool gzip, useconds_t delay)
 	pid_t pid;
 	char c;
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	make_header(&h, 4);
 	CHECK_INT(pipe(pipefd), 0);
 	pid = fork();
@@ -1522,7 +1511,7 @@ TEST(record_writer_refuses_bad_samples)
 
 	make_header(&h, 2);
 	make_sample(&good, 0, 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -1574,7 +1563,7 @@ TEST(record_writer_refuses_bad_headers)
 	struct rec_header h;
 	char path[256], err[256];
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	make_header(&h, 6);
 	h.ncpus = 0;
 	CHECK(recorder__open(path, &h, false, err, sizeof(err)) == NULL);
@@ -1680,7 +1669,7 @@ TEST(record_header_host)
 	char path[256];
 	FILE *f;
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	f = fopen(path, "w");
 	fprintf(f, "processor\t: 0\nvendor_id\t: X\nmodel name\t: Test CPU @ 1.00GHz\n\n"
 		   "processor\t: 1\nmodel name\t: Other\n");
@@ -1915,7 +1904,7 @@ TEST(record_cgroup_writer)
 
 	make_header(&h, 2);
 	make_sample(&s, 0, 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -1994,7 +1983,7 @@ TEST(record_cgroup_writer_bound)
 
 	make_header(&h, 1);
 	make_sample(&s, 0, 1, 1);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, true, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -2180,7 +2169,7 @@ TEST(record_write_cgroups)
 	make_sample(&s, 0, sizeof(ids) / sizeof(ids[0]), 1);
 	for (size_t i = 0; i < s.nr; i++)
 		s.tasks[i].cgroup_id = ids[i];
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -2222,7 +2211,7 @@ TEST(record_cgroup_truncated_every_offset)
 	make_header(&h, 2);
 	for (unsigned int k = 0; k < 3; k++)
 		make_sample(&want[k], 20 + k, k == 1 ? 0 : 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
