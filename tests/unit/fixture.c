@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "rows/aggregate.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -156,3 +157,26 @@ void fixture_remove(char *root)
 	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(root);
 }
+
+static int tree_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	static const __u64 parent[] = { 0, 0, 1, 2, 1, 4, 4 };
+	int n = 0;
+
+	if (id == 0 || id > 6)
+		return -1;
+	for (__u64 p = parent[id]; p && n < max; p = parent[p])
+		out[n++] = p;
+	return n;
+}
+
+static const char *tree_path(void *ctx, __u64 id)
+{
+	static const char *const paths[] = { NULL, "/", "/system.slice",
+					     "/system.slice/nginx.service", "/user.slice",
+					     "/user.slice//x", NULL };
+
+	return id <= 6 ? paths[id] : NULL;
+}
+
+const struct cgroup_tree fixture_cgroup_tree = { tree_ancestors, tree_path, NULL };

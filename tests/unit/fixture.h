@@ -45,6 +45,15 @@ void fixture_tmpfile(char *path, size_t size, const char *name, const void *data
 /* The first size - 1 bytes of the file at *path*, NUL-terminated ("" when unreadable). */
 void fixture_read(const char *path, char *buf, size_t size);
 
+struct cgroup_tree;
+
+/*
+ * A fixed cgroup tree: 1 "/" -> 2 "/system.slice" ->
+ * 3 "/system.slice/nginx.service", 1 -> 4 "/user.slice" -> 5 with a broken
+ * path ("/user.slice//x") and 6 with none. Other ids are unknown.
+ */
+extern const struct cgroup_tree fixture_cgroup_tree;
+
 /* Remove the tree (links are removed, not followed) and free *root*. */
 void fixture_remove(char *root);
 

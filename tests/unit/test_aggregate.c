@@ -4,6 +4,7 @@
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
 #include "rows/pipeline.h"
+#include "fixture.h"
 #include "test.h"
 
 static const char *const names[] = { "cpu-clock", "context-switches" };
@@ -168,30 +169,6 @@ TEST(aggregate_comm_filter_and_td_sort)
 }
 
 
-/* A fixed tree: 1 "/" -> 2 "/system.slice" -> 3 "/system.slice/nginx.service",
- * 1 -> 4 "/user.slice". */
-static int fake_ancestors(void *ctx, __u64 id, __u64 *out, int max)
-{
-	static const __u64 parent[] = { 0, 0, 1, 2, 1 };
-	int n = 0;
-
-	if (id == 0 || id > 4)
-		return -1;
-	for (__u64 p = parent[id]; p && n < max; p = parent[p])
-		out[n++] = p;
-	return n;
-}
-
-static const char *fake_path(void *ctx, __u64 id)
-{
-	static const char *const paths[] = { NULL, "/", "/system.slice",
-					     "/system.slice/nginx.service", "/user.slice" };
-
-	return id <= 4 ? paths[id] : NULL;
-}
-
-static const struct cgroup_tree fake_tree = { fake_ancestors, fake_path, NULL };
-
 static void cg_fixture(struct sample *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -218,7 +195,7 @@ static const struct row *cg_row(const struct interval *iv, __u64 id)
 
 TEST(aggregate_cgroup_rollup)
 {
-	struct view v = { .by = BY_CGROUP, .cg = &fake_tree };
+	struct view v = { .by = BY_CGROUP, .cg = &fixture_cgroup_tree };
 	struct sample s;
 	struct interval iv;
 	const struct row *r;
@@ -242,7 +219,7 @@ TEST(aggregate_cgroup_rollup)
 
 TEST(aggregate_cgroup_within_and_depth)
 {
-	struct view v = { .by = BY_CGROUP, .cg = &fake_tree, .within = 2, .cgroup_depth = 1 };
+	struct view v = { .by = BY_CGROUP, .cg = &fixture_cgroup_tree, .within = 2, .cgroup_depth = 1 };
 	struct sample s;
 	struct interval iv;
 
@@ -283,7 +260,7 @@ TEST(aggregate_empty_sample)
 	CHECK_INT(iv.nr_rows, 0);
 	interval__free_rows(&iv);
 	v.by = BY_CGROUP;
-	v.cg = &fake_tree;
+	v.cg = &fixture_cgroup_tree;
 	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 0);
 	interval__free_rows(&iv);

@@ -2110,33 +2110,10 @@ TEST(record_cgroup_tree_churn)
 	sample__free(&s);
 }
 
-static int fake_ancestors(void *ctx, __u64 id, __u64 *out, int max)
-{
-	static const __u64 parent[] = { 0, 0, 1, 2, 1, 4, 4 };
-	int n = 0;
-
-	if (id == 0 || id > 6)
-		return -1;
-	for (__u64 p = parent[id]; p && n < max; p = parent[p])
-		out[n++] = p;
-	return n;
-}
-
-static const char *fake_path(void *ctx, __u64 id)
-{
-	/* 5's path is broken, 6 has none */
-	static const char *const paths[] = { NULL, "/", "/system.slice",
-					     "/system.slice/nginx.service", "/user.slice",
-					     "/user.slice//x", NULL };
-
-	return id <= 6 ? paths[id] : NULL;
-}
-
 /* Each task's cgroup and its ancestors, the root first, once. */
 TEST(record_write_cgroups)
 {
 	static const __u64 ids[] = { 3, 3, 0, 4, 5, 6, 99, 3 };
-	const struct cgroup_tree tree = { fake_ancestors, fake_path, NULL };
 	struct sample s = { 0 };
 	char path[256], err[256], *data;
 	struct rec_header h;
@@ -2152,13 +2129,13 @@ TEST(record_write_cgroups)
 	CHECK(w != NULL);
 	if (!w)
 		return;
-	CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), 1);
+	CHECK_INT(recorder__write_cgroups(w, &s, &fixture_cgroup_tree, err, sizeof(err)), 1);
 	CHECK_STR(err, "failed to record cgroup 5: path is not \"/\" and names without empty, "
 		       "\".\" or \"..\" ones");
 	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
 	/* the next interval: nothing new */
 	s.tasks[4].cgroup_id = 4;
-	CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroups(w, &s, &fixture_cgroup_tree, err, sizeof(err)), 0);
 	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
 	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
 
