@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Builds and removes the scratch trees the unit tests read as sysfs or cgroupfs. */
+/* Builds and removes the scratch trees the unit tests read as sysfs or cgroupfs,
+ * and the other scratch state they share. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -156,6 +157,27 @@ void fixture_remove(char *root)
 		return;
 	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(root);
+}
+
+void fixture_mem_open(struct fixture_mem *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f)
+		test_fail(__FILE__, __LINE__, "open_memstream: %s", strerror(errno));
+}
+
+const char *fixture_mem_text(struct fixture_mem *m)
+{
+	fflush(m->f);
+	return m->buf;
+}
+
+void fixture_mem_close(struct fixture_mem *m)
+{
+	fclose(m->f);
+	free(m->buf);
 }
 
 static int tree_ancestors(void *ctx, __u64 id, __u64 *out, int max)

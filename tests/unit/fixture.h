@@ -2,13 +2,15 @@
 /*
  * Scratch directory trees for the unit tests (fake sysfs, cgroupfs):
  * make a temp root, write files with their parent directories, link in
- * parts of the fixture trees, remove it all. A step that fails is a test
- * failure, so callers need not check each one.
+ * parts of the fixture trees, remove it all; temp files, a memory FILE and
+ * a fixed cgroup tree. A step that fails is a test failure, so callers
+ * need not check each one.
  */
 #ifndef __TDTOP_FIXTURE_H
 #define __TDTOP_FIXTURE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Where sysfs keeps the PMUs, relative to its root. */
 #define FIXTURE_DEVICES "bus/event_source/devices/"
@@ -44,6 +46,18 @@ void fixture_tmpfile(char *path, size_t size, const char *name, const void *data
 
 /* The first size - 1 bytes of the file at *path*, NUL-terminated ("" when unreadable). */
 void fixture_read(const char *path, char *buf, size_t size);
+
+/* A FILE writing to memory, for outputs under test. */
+struct fixture_mem {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+void fixture_mem_open(struct fixture_mem *m);
+/* What was written so far (flushed), NUL-terminated. */
+const char *fixture_mem_text(struct fixture_mem *m);
+void fixture_mem_close(struct fixture_mem *m);
 
 struct cgroup_tree;
 
