@@ -8,7 +8,7 @@ _tdtop_opts_top="-l --level --list --strict --allow-smt -e --events --list-event
 	-p --pid -H --threads --by -c --cgroup --cgroup-depth -d --delay -n --iterations
 	--max-tasks --helper-reads -o --output -s --sort --top -b --batch
 	-v --verbose -h --help -V --version"
-_tdtop_opts_record="-o --output --duration -d --delay -n --iterations --max-tasks
+_tdtop_opts_record="-o --output --force --duration -d --delay -n --iterations --max-tasks
 	--helper-reads -l --level --list --strict --allow-smt -e --events --list-events
 	-p --pid -H --threads --by -c --cgroup --cgroup-depth -v --verbose -h --help
 	-V --version"

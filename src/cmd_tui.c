@@ -20,6 +20,7 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	/* the interval shown last was the last report of removed cgroups */
 	session__drop_gone_cgroups(s);
 	ret = live__next(&s->live, out, err, errlen);
+	targets__refresh(&s->targets);
 
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }
@@ -71,6 +72,7 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 		.topdown = st->pipe.topdown,
 		.color = true,
 		.cmdline = cmd_tui_overrides(o),
+		.note = s->sort_note,
 	};
 
 	session_drop_privileges(o->verbose);

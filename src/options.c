@@ -33,6 +33,7 @@ enum {
 	OPT_DIFF,
 	OPT_LISTEN,
 	OPT_HELPER_READS,
+	OPT_FORCE,
 };
 
 static const struct option long_opts[] = {
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "allow-smt", no_argument, NULL, OPT_ALLOW_SMT },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -84,8 +86,16 @@ static const char usage_events[] =
 "                         raw: rNNNN (hex)\n"
 "      --list-events      list the events this machine offers and exit\n";
 
+#define USAGE_PID "  -p, --pid PID[,PID...] only these processes (and their threads)"
+
+static const char usage_pid[] = USAGE_PID "\n";
+
+/* What -p does live: what top and perf stat -p do. */
+static const char usage_pid_live[] = USAGE_PID "; one that did not\n"
+"                         run shows with zeros; once every one has exited, tdtop says\n"
+"                         so and exits 0 (the interactive view keeps showing)\n";
+
 static const char usage_rows[] =
-"  -p, --pid PID[,PID...] only these processes (and their threads)\n"
 "  -H, --threads          one row per thread instead of per process (--by thread)\n"
 "      --by WHAT          rows per process (default), thread or cgroup; cgroup rows\n"
 "                         include their descendants\n";
@@ -141,6 +151,7 @@ static void usage_selection(FILE *f)
 	fputs(usage_topdown, f);
 	fputs("Selection:\n", f);
 	fputs(usage_events, f);
+	fputs(usage_pid_live, f);
 	fputs(usage_rows, f);
 	fputs(usage_cgroup, f);
 }
@@ -153,8 +164,11 @@ void options_usage(FILE *f, enum command cmd)
 		      "Record what tdtop measures, per interval and per task, for a later\n"
 		      "`tdtop report`. FILE ending in .gz is compressed. Stops on SIGINT or\n"
 		      "SIGTERM, after -n intervals or after --duration; a recording cut short\n"
-		      "at any moment stays readable up to its last complete interval.\n\n"
+		      "at any moment stays readable up to its last complete interval. FILE is\n"
+		      "created before anything is loaded; an existing FILE is kept unless\n"
+		      "--force. On a terminal, the intervals recorded so far are shown.\n\n"
 		      "  -o, --output FILE      where to write (- for stdout)\n"
+		      "      --force            overwrite FILE if it exists\n"
 		      "      --duration SECS    stop after this long\n",
 		      f);
 		usage_measure(f, true);
@@ -174,6 +188,7 @@ void options_usage(FILE *f, enum command cmd)
 		      "  -l, --level 1|2        TopDown level\n"
 		      "  -d, --delay SECS       interactive view: seconds per interval (default 1)\n",
 		      f);
+		fputs(usage_pid, f);
 		fputs(usage_rows, f);
 		fputs(usage_output, f);
 		fputs(usage_help, f);
@@ -347,6 +362,7 @@ static bool set_flag(struct options *o, int opt)
 	case OPT_LIST_EVENTS: o->list_events = true; break;
 	case OPT_LIST: o->list = true; break;
 	case OPT_DIFF: o->diff = true; break;
+	case OPT_FORCE: o->force = true; break;
 	case OPT_STRICT: o->strict = true; break;
 	case OPT_ALLOW_SMT: o->allow_smt = true; break;
 	case 'v': o->verbose = true; break;
@@ -423,7 +439,7 @@ static unsigned int option_commands(int opt)
 		return ON_TOP | ON_RECORD | ON_REPORT;
 	case OPT_TOP:
 		return ON_TOP | ON_REPORT | ON_EXPORTER;
-	case OPT_DURATION:
+	case OPT_DURATION: case OPT_FORCE:
 		return ON_RECORD;
 	case OPT_DIFF:
 		return ON_REPORT;
@@ -498,6 +514,22 @@ static int parse_command(int argc, char **argv, enum command *cmd)
 	return 0;
 }
 
+/* record -o FILE: a file name, not a format name given as if to tdtop -o. */
+static int check_record_path(const struct options *o, char *err, size_t errlen)
+{
+	enum output_format fmt;
+
+	if (!o->record_path)
+		return errmsg(err, errlen, -EINVAL,
+			      "record needs -o FILE (see tdtop record --help)");
+	if (!output_format_parse(o->record_path, &fmt))
+		return errmsg(err, errlen, -EINVAL,
+			      "record -o takes a file name: '%s' is an output format (tdtop -o %s "
+			      "prints it; -o ./%s records to a file of that name)",
+			      o->record_path, o->record_path, o->record_path);
+	return 0;
+}
+
 /* What each command needs once every option is read: its file arguments. */
 static int check_command(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
@@ -507,9 +539,8 @@ static int check_command(int argc, char **argv, struct options *o, char *err, si
 		return 0;
 	switch (o->cmd) {
 	case CMD_RECORD:
-		if (!o->record_path)
-			return errmsg(err, errlen, -EINVAL,
-				      "record needs -o FILE (see tdtop record --help)");
+		if (check_record_path(o, err, errlen))
+			return -EINVAL;
 		break;
 	case CMD_REPORT:
 		if (left != (o->diff ? 2 : 1))

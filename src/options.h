@@ -34,6 +34,7 @@ struct options {
 	enum command cmd;
 	const char *record_path;	/* record: -o FILE ("-": stdout) */
 	double duration_s;	/* record: stop after this long; 0: no limit */
+	bool force;		/* record: overwrite an existing FILE */
 	const char *files[2];	/* report: the recording(s) */
 	bool diff;		/* report --diff A B */
 	const char *listen;	/* exporter --listen ADDR:PORT; NULL: default */

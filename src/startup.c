@@ -327,6 +327,11 @@ int session__open(struct session *s, const struct options *o, const char *sysfs,
 	s->view.cgroup_depth = o->cgroup_depth;
 	s->view.pids = o->pids;
 	s->view.nr_pids = o->nr_pids;
+	if (o->nr_pids) {
+		if (targets__init(&s->targets, "/proc", o->pids, o->nr_pids))
+			return errmsg(err, errlen, EXIT_RUNTIME, "out of memory");
+		s->view.absent = &s->targets.absent;
+	}
 	s->view.top = o->top;
 	s->view.sort.kind = SORT_CPU;
 	return EXIT_OK;
@@ -347,10 +352,19 @@ int session__start(struct session *s, const struct options *o, const char *sysfs
 	ret = startup__open(&s->st, o, sysfs, s->cg.on, &s->live, err, errlen);
 	if (ret)
 		return ret;
-	if (o->sort && parse_sort(sysfs, o->sort, &s->st.pipe, &s->view.sort))
+	if (!o->sort)
+		return EXIT_OK;
+	if (parse_sort(sysfs, o->sort, &s->st.pipe, &s->view.sort))
 		return errmsg(err, errlen, EXIT_USAGE,
 			      "unknown sort key '%s' (want cpu, pid, comm, a TopDown field or an event)",
 			      o->sort);
+	if (!pipeline__check_sort(&s->st.pipe, o->sort, &s->view.sort, o->by, err, errlen))
+		return EXIT_OK;
+	if (o->cmd != CMD_TOP || !options_interactive(o))
+		return EXIT_USAGE;
+	snprintf(s->sort_note, sizeof(s->sort_note), "-s %s: %s; sorted by cpu", o->sort,
+		 pipeline__sort_missing(&s->st.pipe, &s->view.sort, o->by));
+	s->view.sort = (struct sort_key){ .kind = SORT_CPU, .event = -1 };
 	return EXIT_OK;
 }
 
@@ -358,6 +372,7 @@ void session__close(struct session *s)
 {
 	live__close(&s->live);
 	cgroups__close(&s->cg);
+	targets__free(&s->targets);
 	sample__free(&s->sample);
 }
 
@@ -371,6 +386,27 @@ void session__drop_gone_cgroups(struct session *s)
 {
 	if (s->cg.on)
 		cgroup_cache__drop_gone(&s->cg.cache);
+}
+
+/*
+ * Every -p process had exited an interval ago: the charges of its last
+ * moments are in, this interval is the last.
+ */
+static bool targets_done(struct session *s)
+{
+	bool gone = targets__all_gone(&s->targets);
+	bool done = gone && s->targets_gone;
+
+	s->targets_gone = gone;
+	return done;
+}
+
+static void print_targets_end(const struct targets *t)
+{
+	if (t->nr == 1)
+		fprintf(stderr, "tdtop: process %d has exited\n", t->t[0].pid);
+	else
+		fprintf(stderr, "tdtop: all %zu processes of -p have exited\n", t->nr);
 }
 
 int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,
@@ -387,9 +423,14 @@ int session__run(struct session *s, const struct options *o, session_each_fn eac
 		wait_until(&deadline, o->delay_s);
 		/* an interrupted interval is still handed over: no data lost */
 		ret = live__next(&s->live, &s->sample, err, errlen);
-		if (!ret)
+		if (!ret) {
+			targets__refresh(&s->targets);
+			s->last = targets_done(s);
 			ret = each(s, arg, err, errlen);
-		if (ret || (o->iterations && ++done >= o->iterations))
+		}
+		if (!ret && s->last)
+			print_targets_end(&s->targets);
+		if (ret || (o->iterations && ++done >= o->iterations) || s->last)
 			break;
 	}
 	return ret < 0 ? EXIT_RUNTIME : EXIT_OK;

@@ -13,6 +13,7 @@
 #include "cgroup/cgroupfs.h"
 #include "pmu/discover.h"
 #include "measure/live.h"
+#include "measure/targets.h"
 #include "options.h"
 #include "rows/pipeline.h"
 
@@ -43,6 +44,10 @@ struct session {
 	struct live live;
 	struct sample sample;		/* the last interval's deltas */
 	struct view view;		/* rows as the command line asks */
+	struct targets targets;		/* the -p processes; the view's absent rows */
+	bool targets_gone;		/* every one had exited at the last interval */
+	bool last;			/* session__run(): this interval ends the run (-p) */
+	char sort_note[160];		/* the screen's word on a -s without values, or "" */
 };
 
 /*
@@ -58,7 +63,9 @@ int session__open(struct session *s, const struct options *o, const char *sysfs,
  * Check the privileges, install the signal handlers, and open the live
  * collector with the first choice of events that works; then resolve -s
  * against the events counted. Returns an exit code with a message in
- * *err*: EXIT_USAGE for a bad -e or -s, else EXIT_RUNTIME.
+ * *err*: EXIT_USAGE for a bad -e or -s, else EXIT_RUNTIME. A -s that has
+ * no values here (-s backend without TopDown) is a usage error too, but
+ * for the screen, which sorts by CPU and says why in s->sort_note.
  */
 int session__start(struct session *s, const struct options *o, const char *sysfs, char *err,
 		   size_t errlen);
@@ -79,7 +86,8 @@ typedef int (*session_each_fn)(struct session *s, void *arg, char *err, size_t e
 
 /*
  * Drop privileges, take the baseline, then every o->delay_s hand a sample
- * to *each* until a signal, o->iterations intervals or *each* stops it.
+ * to *each* until a signal, o->iterations intervals or *each* stops it,
+ * or one interval after every -p process has exited (said on stderr).
  * An interrupted interval is still handed over. Returns an exit code.
  */
 int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,

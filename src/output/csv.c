@@ -1,118 +1,250 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * CSV output: one header row, then one line per row of every interval;
- * the ts column ties rows to their interval. Lines end in "\n".
+ * CSV output: a header line, then per interval one "interval" line and
+ * one line per row. The columns are the fields of the JSON objects, the
+ * keys of nested ones joined with '.' (totals.cpu-clock,
+ * topdown.retiring); a line leaves the columns of the other type empty.
+ * Lines end in "\n".
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "rows/metrics.h"
 #include "output/formats.h"
+#include "output/output.h"
 
-/* TopDown columns: level 1, level 2 when shown, slots and IPC. */
-static bool td_column(const struct interval *iv, int i)
+enum cell_mode {
+	CELL_NAME,	/* the header: each column's name */
+	CELL_VALUE,
+	CELL_EMPTY,	/* a column of the other line type */
+};
+
+struct line {
+	FILE *f;
+	enum cell_mode mode;
+	bool first;
+};
+
+/*
+ * Start a cell: its separator and, in the header, the column's name, the
+ * non-NULL parts of *a*.*b*.*c*. True when the caller writes its value.
+ */
+static bool cell(struct line *l, const char *a, const char *b, const char *c)
 {
-	return td_fields[i].level && td_fields[i].level <= iv->level;
+	char name[3 * EVENT_NAME_LEN];
+	int len;
+
+	if (!l->first)
+		fputc(',', l->f);
+	l->first = false;
+	if (l->mode == CELL_NAME) {
+		len = snprintf(name, sizeof(name), "%s%s%s%s%s", a, b ? "." : "", b ? b : "",
+			       c ? "." : "", c ? c : "");
+		if (len >= (int)sizeof(name))
+			len = (int)sizeof(name) - 1;
+		fmt_csv_field(l->f, name, len < 0 ? 0 : (size_t)len);
+	}
+	return l->mode == CELL_VALUE;
 }
 
-static void put_header(FILE *f, const struct interval *iv)
+static void cell_u64(struct line *l, const char *a, const char *b, __u64 v)
 {
-	int nr = interval__nr_events(iv);
+	if (cell(l, a, b, NULL))
+		fprintf(l->f, "%llu", (unsigned long long)v);
+}
+
+static void cell_int(struct line *l, const char *a, const char *b, int v)
+{
+	if (cell(l, a, b, NULL))
+		fprintf(l->f, "%d", v);
+}
+
+/* Rounded to *decimals*; empty when unknown (NaN). */
+static void cell_double(struct line *l, const char *a, const char *b, double v, int decimals)
+{
+	if (cell(l, a, b, NULL))
+		fmt_csv_double(l->f, fmt_round(v, decimals));
+}
+
+static void cell_str(struct line *l, const char *a, const char *s, size_t len)
+{
+	if (cell(l, a, NULL, NULL))
+		fmt_csv_field(l->f, s, len);
+}
+
+/* One column per event: *key*.<event>, the scaled count. */
+static void put_counts(struct line *l, const struct interval *iv, const char *key,
+		       const struct delta *ev)
+{
+	char buf[EVENT_NAME_LEN], num[FMT_DOUBLE_LEN];
+
+	for (int i = 0; i < interval__nr_events(iv); i++) {
+		if (!cell(l, key, interval__event_name(iv, i, buf, sizeof(buf)), NULL))
+			continue;
+		delta__format(&ev[i], num, sizeof(num));
+		fputs(num, l->f);
+	}
+}
+
+/* running.<event> and raw.<event>.count/enabled/running of the totals. */
+static void put_scaling(struct line *l, const struct interval *iv)
+{
+	static const char *const raw[] = { "count", "enabled", "running" };
 	char buf[EVENT_NAME_LEN];
+	int nr = interval__nr_events(iv);
 
-	fputs("ts,type,pid,tid,comm,cpu_ns,cpu_pct,threads,exited", f);
-	if (iv->cgroups)
-		fputs(",cgroup,cgroup_id,container,pod,unit", f);
+	for (int i = 0; i < nr; i++)
+		cell_double(l, "running", interval__event_name(iv, i, buf, sizeof(buf)),
+			    delta__running_share(&iv->totals[i]), OUTPUT_DEC_FRACTION);
 	for (int i = 0; i < nr; i++) {
-		const char *name = interval__event_name(iv, i, buf, sizeof(buf));
+		const __u64 v[] = { iv->totals[i].count, iv->totals[i].enabled,
+				    iv->totals[i].running };
 
-		fputc(',', f);
-		fmt_csv_field(f, name, strlen(name));
+		for (int k = 0; k < 3; k++)
+			if (cell(l, "raw", interval__event_name(iv, i, buf, sizeof(buf)), raw[k]))
+				fprintf(l->f, "%llu", (unsigned long long)v[k]);
 	}
-	if (iv->topdown) {
-		for (int i = 0; i < nr_td_fields; i++)
-			if (td_column(iv, i))
-				fprintf(f, ",%s", td_fields[i].key);
-		fputs(",slots,ipc", f);
-	}
-	fputc('\n', f);
 }
 
-static void put_cgroup(FILE *f, const struct row *r)
+/* The fields of the JSON interval object but TopDown. */
+static void put_interval(struct line *l, const struct interval *iv)
 {
-	struct cgroup_label l;
+	const char *method = iv->method ? iv->method : "none";
+	const char *notice = iv->notice ? iv->notice : "";
+
+	cell_int(l, "schema", NULL, OUTPUT_SCHEMA);
+	cell_double(l, "interval_s", NULL, iv->interval_s, OUTPUT_DEC_SECONDS);
+	cell_int(l, "ncpus", NULL, iv->ncpus);
+	put_counts(l, iv, "totals", iv->totals);
+	put_counts(l, iv, "idle", iv->idle);
+	put_counts(l, iv, "lost", iv->lost);
+	cell_u64(l, "cpu_ns", "total", iv->total_cpu_ns);
+	cell_u64(l, "cpu_ns", "idle", iv->idle_cpu_ns);
+	cell_u64(l, "cpu_ns", "lost", iv->lost_cpu_ns);
+	put_scaling(l, iv);
+	cell_u64(l, "dropped", NULL, iv->dropped);
+	cell_u64(l, "read_errors", NULL, iv->read_errors);
+	cell_u64(l, "switches", NULL, iv->switches);
+	cell_double(l, "self", "bpf_ns_per_switch", iv->bpf_ns_per_switch, OUTPUT_DEC_NS);
+	cell_double(l, "self", "cpu_pct", iv->self_cpu_pct, OUTPUT_DEC_PCT);
+	cell_str(l, "method", method, strlen(method));
+	if (iv->topdown)
+		cell_int(l, "level", NULL, iv->level);
+	cell_str(l, "notice", notice, strlen(notice));
+}
+
+/* cgroup, cgroup_id and what the path is recognised as. */
+static void put_cgroup(struct line *l, const struct row *r)
+{
 	const char *path = r->cgroup ? r->cgroup : "";
+	struct cgroup_label lb;
 
-	cgroup_name_recognise(path, &l);
-	fputc(',', f);
-	fmt_csv_field(f, path, strlen(path));
-	fprintf(f, ",%llu,%s,%s,", (unsigned long long)r->cgroup_id, l.container, l.pod_uid);
-	fmt_csv_field(f, l.unit, strlen(l.unit));
+	cgroup_name_recognise(path, &lb);
+	cell_str(l, "cgroup", path, strlen(path));
+	cell_u64(l, "cgroup_id", NULL, r->cgroup_id);
+	cell_str(l, "container", lb.container, strlen(lb.container));
+	cell_str(l, "runtime", lb.runtime, strlen(lb.runtime));
+	cell_str(l, "pod", lb.pod_uid, strlen(lb.pod_uid));
+	cell_str(l, "qos", lb.qos, strlen(lb.qos));
+	cell_str(l, "unit", lb.unit, strlen(lb.unit));
 }
 
-static void put_double(FILE *f, double v)
+/* The fields of the JSON row objects of the interval's kind but TopDown. */
+static void put_row(struct line *l, const struct interval *iv, const struct row *r)
 {
-	fputc(',', f);
-	fmt_csv_double(f, v);
+	bool task = iv->row_kind != ROW_CGROUP;
+
+	if (task) {
+		cell_int(l, "pid", NULL, r->pid);
+		if (iv->row_kind == ROW_THREAD)
+			cell_int(l, "tid", NULL, r->tid);
+		cell_str(l, "comm", r->comm, strnlen(r->comm, sizeof(r->comm)));
+	}
+	if (iv->cgroups)
+		put_cgroup(l, r);
+	cell_u64(l, "cpu_ns", NULL, r->cpu_ns);
+	cell_double(l, "cpu_pct", NULL, interval__cpu_pct(iv, r->cpu_ns), OUTPUT_DEC_PCT);
+	if (iv->row_kind == ROW_PROCESS)
+		cell_int(l, "threads", NULL, r->nr_threads);
+	if (!task) {
+		cell_int(l, "depth", NULL, r->depth);
+		cell_int(l, "tasks", NULL, r->nr_threads);
+	}
+	if (task)
+		cell_int(l, "exited", NULL, r->exited);
+	put_counts(l, iv, "counts", r->ev);
 }
 
-static void put_topdown(FILE *f, const struct interval *iv, const struct row *r)
+/* Interval and rows alike: the TopDown fields, slots and IPC. */
+static void put_topdown(struct line *l, const struct interval *iv, const struct td_result *td,
+			double ipc)
 {
 	for (int i = 0; i < nr_td_fields; i++)
-		if (td_column(iv, i))
-			put_double(f, r->td.valid ? td_field_value(&r->td, i) : NAN);
-	put_double(f, round(r->td.slots));
-	put_double(f, r->ipc);
+		if (td_field_shown(iv, i))
+			cell_double(l, "topdown", td_fields[i].key,
+				    td->valid ? td_field_value(td, i) : NAN, OUTPUT_DEC_FRACTION);
+	cell_double(l, "slots", NULL, round(td->slots), 0);
+	cell_double(l, "ipc", NULL, ipc, OUTPUT_DEC_RATIO);
 }
 
-/* The header is written again when the columns change. */
-static int shape(const struct interval *iv)
+/*
+ * The header (*header*), the interval's line (r NULL) or a row's: every
+ * line has the same cells in the same order, only what they hold differs.
+ */
+static void put_line(FILE *f, const struct interval *iv, const struct row *r, bool header)
 {
-	return interval__nr_events(iv) | iv->topdown << 8 | iv->level << 9 | iv->cgroups << 12;
-}
+	static const struct row none = { .ipc = NAN };
+	enum cell_mode value = header ? CELL_NAME : CELL_VALUE;
+	enum cell_mode other = header ? CELL_NAME : CELL_EMPTY;
+	struct line l = { .f = f, .mode = value, .first = true };
+	const char *type = r ? row__type(r) : "interval";
 
-static void put_row(FILE *f, const struct interval *iv, const struct row *r, const char *ts)
-{
-	bool thread = r->kind == ROW_THREAD, cgroup = r->kind == ROW_CGROUP;
-	int nr = interval__nr_events(iv);
-	char num[FMT_DOUBLE_LEN];
-
-	fprintf(f, "%s,%s,", ts, row__type(r));
-	if (!cgroup)
-		fprintf(f, "%d", r->pid);
-	fputc(',', f);
-	if (thread)
-		fprintf(f, "%d", r->tid);
-	fputc(',', f);
-	if (!cgroup)
-		fmt_csv_field(f, r->comm, strnlen(r->comm, sizeof(r->comm)));
-	fmt_double(num, sizeof(num), interval__cpu_pct(iv, r->cpu_ns));
-	fprintf(f, ",%llu,%s,", (unsigned long long)r->cpu_ns, num);
-	if (!thread)
-		fprintf(f, "%d", r->nr_threads);
-	fprintf(f, ",%d", r->exited ? 1 : 0);
-	if (iv->cgroups)
-		put_cgroup(f, r);
-	for (int i = 0; i < nr; i++) {
-		delta__format(&r->ev[i], num, sizeof(num));
-		fprintf(f, ",%s", num);
-	}
+	cell_double(&l, "ts", NULL, iv->ts, OUTPUT_DEC_SECONDS);
+	cell_str(&l, "type", type, strlen(type));
+	l.mode = r ? other : value;
+	put_interval(&l, iv);
+	l.mode = r ? value : other;
+	put_row(&l, iv, r ? r : &none);
+	l.mode = value;
 	if (iv->topdown)
-		put_topdown(f, iv, r);
+		put_topdown(&l, iv, r ? &r->td : &iv->td, r ? r->ipc : iv->ipc);
 	fputc('\n', f);
 }
 
-int output_csv__write(FILE *f, const struct interval *iv, int *csv_columns)
+/* The header of *iv*'s columns, malloc'ed; NULL on ENOMEM. */
+static char *header_of(const struct interval *iv)
 {
-	char ts[FMT_DOUBLE_LEN];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
 
-	if (*csv_columns != shape(iv)) {
-		put_header(f, iv);
-		*csv_columns = shape(iv);
+	if (!m)
+		return NULL;
+	put_line(m, iv, NULL, true);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
 	}
-	fmt_double(ts, sizeof(ts), iv->ts);
+	return buf;
+}
+
+int output_csv__write(FILE *f, const struct interval *iv, char **header)
+{
+	char *h = header_of(iv);
+
+	if (!h)
+		return -1;
+	if (!*header || strcmp(*header, h)) {
+		fputs(h, f);
+		free(*header);
+		*header = h;
+	} else {
+		free(h);
+	}
+	put_line(f, iv, NULL, false);
 	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)
-		put_row(f, iv, &iv->rows[i], ts);
+		put_line(f, iv, &iv->rows[i], false);
 	return ferror(f) ? -1 : 0;
 }

@@ -15,9 +15,9 @@ struct json_writer;
 int output_text__write(FILE *f, const struct interval *iv);
 int output_jsonl__write(struct json_writer *w, const struct interval *iv);
 /*
- * *csv_columns* holds the shape of the CSV header written last, -1 before
- * the first: a header is (re)written when the columns differ.
+ * *header* holds the CSV header written last (malloc'ed), NULL before the
+ * first: a header is (re)written when the columns differ.
  */
-int output_csv__write(FILE *f, const struct interval *iv, int *csv_columns);
+int output_csv__write(FILE *f, const struct interval *iv, char **header);
 
 #endif /* __TDTOP_OUTPUT_FORMATS_H */

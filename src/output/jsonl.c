@@ -10,6 +10,7 @@
 #include "util/json.h"
 #include "rows/metrics.h"
 #include "output/formats.h"
+#include "output/output.h"
 
 /* Scaled and rounded; exact for unscaled counts, null when never counted. */
 static void put_count(struct json_writer *w, const struct delta *d)
@@ -22,7 +23,12 @@ static void put_count(struct json_writer *w, const struct delta *d)
 
 static void put_share(struct json_writer *w, const struct delta *d)
 {
-	json__double(w, delta__running_share(d));
+	json__double(w, fmt_round(delta__running_share(d), OUTPUT_DEC_FRACTION));
+}
+
+static void put_rounded(struct json_writer *w, const char *key, double v, int decimals)
+{
+	json__member_double(w, key, fmt_round(v, decimals));
 }
 
 static void put_unscaled(struct json_writer *w, const struct delta *d)
@@ -51,22 +57,19 @@ static void put_per_event(struct json_writer *w, const struct interval *iv, cons
 	json__end_object(w);
 }
 
-/* Level 1 always, level 2 when shown; fractions 0..1, null when unknown. */
+/* The interval's TopDown fields; fractions 0..1, null when unknown. */
 static void put_topdown(struct json_writer *w, const struct interval *iv,
 			const struct td_result *td, double ipc)
 {
 	json__key(w, "topdown");
 	json__begin_object(w);
-	for (int i = 0; i < nr_td_fields; i++) {
-		double v = td_field_value(td, i);
-
-		if (td_fields[i].level > iv->level || (!td_fields[i].level && isnan(v)))
-			continue;
-		json__member_double(w, td_fields[i].key, td->valid ? v : NAN);
-	}
+	for (int i = 0; i < nr_td_fields; i++)
+		if (td_field_shown(iv, i))
+			put_rounded(w, td_fields[i].key, td->valid ? td_field_value(td, i) : NAN,
+				    OUTPUT_DEC_FRACTION);
 	json__end_object(w);
 	json__member_double(w, "slots", round(td->slots));
-	json__member_double(w, "ipc", ipc);
+	put_rounded(w, "ipc", ipc, OUTPUT_DEC_RATIO);
 }
 
 /* The counters of the whole interval, with what was scaled and lost. */
@@ -94,16 +97,17 @@ static void put_interval(struct json_writer *w, const struct interval *iv)
 {
 	json__begin_object(w);
 	json__member_string(w, "type", "interval");
-	json__member_double(w, "ts", iv->ts);
-	json__member_double(w, "interval_s", iv->interval_s);
+	json__member_int(w, "schema", OUTPUT_SCHEMA);
+	put_rounded(w, "ts", iv->ts, OUTPUT_DEC_SECONDS);
+	put_rounded(w, "interval_s", iv->interval_s, OUTPUT_DEC_SECONDS);
 	json__member_int(w, "ncpus", iv->ncpus);
 	put_counters(w, iv);
 	/* live only: a replay does not know the recorder's cost */
 	if (!isnan(iv->bpf_ns_per_switch) || !isnan(iv->self_cpu_pct)) {
 		json__key(w, "self");
 		json__begin_object(w);
-		json__member_double(w, "bpf_ns_per_switch", iv->bpf_ns_per_switch);
-		json__member_double(w, "cpu_pct", iv->self_cpu_pct);
+		put_rounded(w, "bpf_ns_per_switch", iv->bpf_ns_per_switch, OUTPUT_DEC_NS);
+		put_rounded(w, "cpu_pct", iv->self_cpu_pct, OUTPUT_DEC_PCT);
 		json__end_object(w);
 	}
 	json__member_string(w, "method", iv->method ? iv->method : "none");
@@ -152,7 +156,7 @@ static void put_row(struct json_writer *w, const struct interval *iv, const stru
 	if (r->cgroup)
 		put_cgroup(w, r);
 	json__member_uint(w, "cpu_ns", r->cpu_ns);
-	json__member_double(w, "cpu_pct", interval__cpu_pct(iv, r->cpu_ns));
+	put_rounded(w, "cpu_pct", interval__cpu_pct(iv, r->cpu_ns), OUTPUT_DEC_PCT);
 	if (r->kind == ROW_PROCESS) {
 		json__member_int(w, "threads", r->nr_threads);
 	} else if (r->kind == ROW_CGROUP) {

@@ -11,7 +11,9 @@ struct output {
 	enum output_format fmt;
 	FILE *f;
 	struct json_writer *json;
-	int csv_columns;	/* shape of the last CSV header, -1: none yet */
+	char *csv_header;	/* the last CSV header, NULL: none yet */
+	char *notice;		/* the last notice written, NULL: none */
+	bool started;		/* an interval was written */
 };
 
 struct output *output__new(enum output_format fmt, FILE *f)
@@ -22,7 +24,6 @@ struct output *output__new(enum output_format fmt, FILE *f)
 		return NULL;
 	o->fmt = fmt;
 	o->f = f;
-	o->csv_columns = -1;
 	if (fmt == OUTPUT_JSON) {
 		o->json = json__new(f);
 		if (!o->json) {
@@ -38,6 +39,8 @@ void output__free(struct output *o)
 	if (!o)
 		return;
 	json__free(o->json);
+	free(o->csv_header);
+	free(o->notice);
 	free(o);
 }
 
@@ -61,19 +64,39 @@ int output_format_parse(const char *s, enum output_format *fmt)
 	return -1;
 }
 
+static bool same_notice(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* iv->notice when it is news: in the first interval and when it changed. */
+static const char *new_notice(struct output *o, const char *notice)
+{
+	bool news = !o->started || !same_notice(o->notice, notice);
+
+	o->started = true;
+	if (!news)
+		return NULL;
+	free(o->notice);
+	o->notice = notice ? strdup(notice) : NULL;
+	return notice;
+}
+
 int output__interval(struct output *o, const struct interval *iv)
 {
+	struct interval shown = *iv;
 	int err;
 
+	shown.notice = new_notice(o, iv->notice);
 	switch (o->fmt) {
 	case OUTPUT_JSON:
-		err = output_jsonl__write(o->json, iv);
+		err = output_jsonl__write(o->json, &shown);
 		break;
 	case OUTPUT_CSV:
-		err = output_csv__write(o->f, iv, &o->csv_columns);
+		err = output_csv__write(o->f, &shown, &o->csv_header);
 		break;
 	default:
-		err = output_text__write(o->f, iv);
+		err = output_text__write(o->f, &shown);
 		break;
 	}
 	/* fflush() first: buffered writes only fail here. */

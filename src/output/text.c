@@ -37,14 +37,6 @@ static const char *text_name(const struct interval *iv, int i, char *buf, size_t
 	return buf;
 }
 
-/* Fields of the shown level; SMT contention only where the CPU has it. */
-static bool td_shown(const struct interval *iv, int i)
-{
-	if (td_fields[i].level)
-		return td_fields[i].level <= iv->level;
-	return !isnan(td_field_value(&iv->td, i));
-}
-
 static double td_pct(const struct td_result *td, int i)
 {
 	return td->valid ? td_field_value(td, i) * 100.0 : NAN;
@@ -85,7 +77,7 @@ static void put_header(FILE *f, const struct interval *iv)
 	if (iv->topdown) {
 		fprintf(f, "TopDown (%s):", iv->method ? iv->method : "none");
 		for (int i = 0; i < nr_td_fields; i++)
-			if (td_shown(iv, i))
+			if (td_field_shown(iv, i))
 				fprintf(f, " %s %s%%", td_fields[i].sort,
 					fmt_fixed(pct, sizeof(pct), td_pct(&iv->td, i), 1));
 		fprintf(f, ", IPC %s\n", fmt_fixed(pct, sizeof(pct), iv->ipc, 2));
@@ -133,7 +125,7 @@ static void put_columns(FILE *f, const struct interval *iv, bool threads)
 	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
-			if (td_shown(iv, i))
+			if (td_field_shown(iv, i))
 				fprintf(f, " %*s", event_width(td_fields[i].label),
 					td_fields[i].label);
 		fprintf(f, " %7s %5s\n", "SLOTS/s", "IPC");
@@ -169,7 +161,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 	}
 	if (iv->topdown) {
 		for (int i = 0; i < nr_td_fields; i++)
-			if (td_shown(iv, i))
+			if (td_field_shown(iv, i))
 				fprintf(f, " %*s", event_width(td_fields[i].label),
 					fmt_fixed(pct, sizeof(pct), td_pct(&r->td, i), 1));
 		fprintf(f, " %7s %5s",

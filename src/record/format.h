@@ -14,7 +14,11 @@
 #include "tdtop_abi.h"
 
 #define REC_FORMAT_NAME "tdtop-recording"
-#define REC_FORMAT_VERSION 1
+#define REC_FORMAT_VERSION 2
+/* Task lines carry their owner (uid, user) from this version on. */
+#define REC_VERSION_OWNERS 2
+/* The uid of a task whose owner is not known ((uid_t)-1, never a user's). */
+#define REC_NO_UID 4294967295u
 
 /* Longest line a reader accepts, '\n' not counted. */
 #define REC_MAX_LINE (1024 * 1024)

@@ -46,6 +46,7 @@ enum reader_state {
 struct rec_reader {
 	struct rec_src *src;
 	int nr_events;
+	int version;			/* of the format, from the header */
 	__u64 seq;			/* of the last interval returned */
 	enum reader_state state;
 	char msg[MSG_LEN];		/* the end's warning or the error, repeated */
@@ -151,6 +152,9 @@ static struct rec_reader *reader_new(struct rec_src *src, struct rec_header *h, 
 		if (partial)
 			errmsg(r->msg, sizeof(r->msg), -1, "line 1: incomplete header line: file "
 				 "truncated or not a tdtop recording");
+		else if (rec_src__truncated(r->src))
+			errmsg(r->msg, sizeof(r->msg), -1, "line 1: the compressed data ends before "
+				 "the header: truncated or corrupt gzip file");
 		else
 			errmsg(r->msg, sizeof(r->msg), -1, "line 1: empty file, header missing");
 		goto fail;
@@ -168,6 +172,7 @@ static struct rec_reader *reader_new(struct rec_src *src, struct rec_header *h, 
 	if (ret)
 		goto fail;
 	r->nr_events = h->nr_events;
+	r->version = h->version;
 	return r;
 fail:
 	errmsg(err, errlen, -1, "%s", r->msg);
@@ -241,6 +246,20 @@ static int parse_interval(struct rec_reader *r, const json_t *j, struct sample *
 	return 0;
 }
 
+/* uid and user, from version 2 on: a name exactly when the uid is known. */
+static int parse_owner(const struct rec_ctx *c, const json_t *j, struct task_delta *t)
+{
+	__u64 uid;
+
+	if (rec_get_range(c, j, "uid", 0, REC_NO_UID, &uid) ||
+	    rec_get_str(c, j, "user", t->user, sizeof(t->user)))
+		return -1;
+	if ((uid == REC_NO_UID) != !t->user[0])
+		return rec_field_err(c, "user", "must be \"\" exactly when 'uid' is %u", REC_NO_UID);
+	t->uid = t->user[0] ? (__u32)uid : 0;
+	return 0;
+}
+
 static int parse_task(struct rec_reader *r, const json_t *j, struct sample *s)
 {
 	struct rec_ctx c = { rec_src__lineno(r->src), "", r->msg, sizeof(r->msg) };
@@ -256,6 +275,7 @@ static int parse_task(struct rec_reader *r, const json_t *j, struct sample *s)
 	    rec_get_str(&c, j, "comm", t.comm, sizeof(t.comm)) ||
 	    rec_get_str(&c, j, "pcomm", t.pcomm, sizeof(t.pcomm)) ||
 	    rec_get_bool(&c, j, "exited", &t.exited) ||
+	    (r->version >= REC_VERSION_OWNERS && parse_owner(&c, j, &t)) ||
 	    rec_get_u64(&c, j, "cpu_ns", &t.cpu_ns) ||
 	    rec_get_deltas(&c, j, "ev", r->nr_events, t.ev))
 		return -1;

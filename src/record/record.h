@@ -30,6 +30,13 @@ struct recorder *recorder__open(const char *path, const struct rec_header *h, bo
 				char *err, size_t errlen);
 
 /*
+ * The same on *fd*, open for writing, which the recorder owns from now
+ * on (closed also on failure); *name* is what messages call it.
+ */
+struct recorder *recorder__open_fd(int fd, const char *name, const struct rec_header *h,
+				   bool gzip, char *err, size_t errlen);
+
+/*
  * Append one interval. A sample that breaks the format's limits (tid 0,
  * a comm without NUL, a non-finite ts, ...) is refused before anything is
  * written; a write error leaves the recorder failed for good.

@@ -99,35 +99,28 @@ static int open_line(struct recorder *r)
 	return r->w ? 0 : -ENOMEM;
 }
 
-struct recorder *recorder__open(const char *path, const struct rec_header *h, bool gzip,
-				char *err, size_t errlen)
+struct recorder *recorder__open_fd(int fd, const char *name, const struct rec_header *h,
+				   bool gzip, char *err, size_t errlen)
 {
 	struct recorder *r;
 	char why[200];
-	int fd;
 
 	if (rec_header__check(h, why, sizeof(why))) {
 		errmsg(err, errlen, -1, "invalid recording header: %s", why);
+		close(fd);
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r || open_line(r)) {
-		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
+		errmsg(err, errlen, -1, "failed to open %s: out of memory", name);
+		close(fd);
 		goto fail;
 	}
 	r->nr_events = h->nr_events;
-	if (!strcmp(path, "-"))
-		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-	else
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
-		goto fail;
-	}
 	/* "T": transparent, so plain files go through the same calls */
 	r->gz = gzdopen(fd, gzip ? "wb6" : "wbT");
 	if (!r->gz) {
-		errmsg(err, errlen, -1, "failed to open %s: out of memory", path);
+		errmsg(err, errlen, -1, "failed to open %s: out of memory", name);
 		close(fd);
 		goto fail;
 	}
@@ -140,6 +133,28 @@ fail:
 	if (r)
 		recorder__free(r);
 	return NULL;
+}
+
+struct recorder *recorder__open(const char *path, const struct rec_header *h, bool gzip,
+				char *err, size_t errlen)
+{
+	char why[200];
+	int fd;
+
+	/* checked before the file is truncated */
+	if (rec_header__check(h, why, sizeof(why))) {
+		errmsg(err, errlen, -1, "invalid recording header: %s", why);
+		return NULL;
+	}
+	if (!strcmp(path, "-"))
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	else
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		errmsg(err, errlen, -1, "failed to open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	return recorder__open_fd(fd, path, h, gzip, err, errlen);
 }
 
 /* The limits the reader enforces, so that everything written reads back. */
@@ -163,7 +178,8 @@ static int check_sample(const struct sample *s, char *err, size_t errlen)
 			return errmsg(err, errlen, -1,
 					"failed to record interval: task %zu has tid %u pid %u, "
 					"not in 1..%d", i, t->tid, t->pid, REC_PID_MAX);
-		if (!memchr(t->comm, '\0', TASK_COMM_LEN) || !memchr(t->pcomm, '\0', TASK_COMM_LEN))
+		if (!memchr(t->comm, '\0', TASK_COMM_LEN) || !memchr(t->pcomm, '\0', TASK_COMM_LEN) ||
+		    !memchr(t->user, '\0', sizeof(t->user)))
 			return errmsg(err, errlen, -1,
 					"failed to record interval: task %zu (tid %u) has a name "
 					"without NUL", i, t->tid);
@@ -214,6 +230,8 @@ static void task_json(struct json_writer *w, const struct task_delta *t, int nr_
 	rec_member_str(w, "comm", t->comm);
 	rec_member_str(w, "pcomm", t->pcomm);
 	json__member_bool(w, "exited", t->exited);
+	json__member_uint(w, "uid", t->user[0] ? t->uid : REC_NO_UID);
+	rec_member_str(w, "user", t->user);
 	rec_member_u64(w, "cpu_ns", t->cpu_ns);
 	json__key(w, "ev");
 	rec_put_deltas(w, t->ev, nr_events);

@@ -54,6 +54,31 @@ int sort_key__parse(const char *s, const char *const *names, int nr_names, struc
 	return -1;
 }
 
+const char *sort_key__name(const struct sort_key *k, const char *const *names, int nr_names)
+{
+	switch (k->kind) {
+	case SORT_CPU:
+		return "cpu";
+	case SORT_PID:
+		return "pid";
+	case SORT_COMM:
+		return "comm";
+	case SORT_EVENT:
+		if (k->event >= 0 && k->event < nr_names && names && names[k->event])
+			return names[k->event];
+		return "?";
+	case SORT_TD:
+		if (k->field == TD_SORT_IPC)
+			return "ipc";
+		if (k->field == TD_SORT_SLOTS)
+			return "slots";
+		if (k->field >= 0 && k->field < nr_td_fields)
+			return td_fields[k->field].sort;
+		return "?";
+	}
+	return "?";
+}
+
 static bool pid_wanted(const struct view *v, __u32 pid)
 {
 	if (!v->nr_pids)
@@ -135,6 +160,8 @@ static void row_init(struct row *r, enum row_kind kind, const struct task_delta 
 	r->pid = t->pid;
 	r->tid = kind == ROW_THREAD ? (int)t->tid : (int)t->pid;
 	memcpy(r->comm, kind == ROW_THREAD ? t->comm : t->pcomm, TASK_COMM_LEN);
+	memcpy(r->user, t->user, sizeof(r->user));
+	r->uid = t->uid;
 	r->exited = t->exited;
 	r->cgroup_id = t->cgroup_id;
 }
@@ -239,6 +266,8 @@ static void process_rows(const struct task_delta **tasks, size_t n, struct row *
 			if (t->tid == t->pid) {
 				leader_seen = true;
 				memcpy(r->comm, t->comm, TASK_COMM_LEN);
+				memcpy(r->user, t->user, sizeof(r->user));
+				r->uid = t->uid;
 				r->exited = t->exited;
 			}
 		}
@@ -372,15 +401,49 @@ static size_t group_tasks(const struct view *v, const struct task_delta **tasks,
 	return nr_rows;
 }
 
-/* Process or thread rows, the name filter applied. */
+static bool has_pid_row(const struct row *rows, size_t n, int pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* A zero row for each -p process that did not run but lives; rows has room. */
+static size_t absent_rows(const struct view *v, struct row *rows, size_t n)
+{
+	size_t nr = n;
+
+	for (size_t i = 0; v->absent && i < v->nr_pids; i++) {
+		const char *comm;
+		struct row *r;
+
+		if (has_pid_row(rows, n, v->pids[i]))
+			continue;
+		comm = v->absent->comm(v->absent->ctx, v->pids[i]);
+		if (!comm)
+			continue;
+		r = &rows[nr++];
+		memset(r, 0, sizeof(*r));
+		r->kind = v->by == BY_THREAD ? ROW_THREAD : ROW_PROCESS;
+		r->pid = r->tid = v->pids[i];
+		snprintf(r->comm, sizeof(r->comm), "%s", comm);
+		r->ipc = NAN;
+	}
+	return nr;
+}
+
+/* Process or thread rows, the -p processes that did not run, the name filter applied. */
 static int task_rows(const struct view *v, const struct task_delta **tasks, size_t n,
 		     struct row **rowsp, size_t *nr_rows)
 {
-	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
+	size_t room = n + (v->absent ? v->nr_pids : 0);
+	struct row *rows = calloc(room ? room : 1, sizeof(*rows));
 
 	if (!rows)
 		return -ENOMEM;
-	*nr_rows = rows__filter(rows, group_tasks(v, tasks, n, rows), comm_wanted, (void *)v);
+	*nr_rows = rows__filter(rows, absent_rows(v, rows, group_tasks(v, tasks, n, rows)),
+				comm_wanted, (void *)v);
 	*rowsp = rows;
 	return 0;
 }
@@ -403,6 +466,13 @@ static void interval_from_sample(struct interval *iv, const struct sample *s, in
 	iv->switches = s->switches;
 }
 
+static enum row_kind view_row_kind(const struct view *v)
+{
+	if (v->by == BY_CGROUP && v->cg)
+		return ROW_CGROUP;
+	return v->by == BY_THREAD ? ROW_THREAD : ROW_PROCESS;
+}
+
 int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv)
 {
@@ -411,6 +481,7 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 	int ret;
 
 	interval_from_sample(iv, s, nr_events, names);
+	iv->row_kind = view_row_kind(v);
 	tasks = malloc((s->nr ? s->nr : 1) * sizeof(*tasks));
 	if (!tasks)
 		return -ENOMEM;

@@ -46,10 +46,21 @@ struct sort_key {
 #define TD_SORT_SLOTS (-1)
 #define TD_SORT_IPC (-2)
 
+/*
+ * The -p processes that did not run in an interval get a row of zeros
+ * (as top shows an idle process), named by comm() while they live.
+ */
+struct absent_rows {
+	/* the name of process *pid*, NULL once it is gone */
+	const char *(*comm)(void *ctx, int pid);
+	void *ctx;
+};
+
 struct view {
 	enum group_by by;
 	const int *pids;	/* only these processes; none means all */
 	size_t nr_pids;
+	const struct absent_rows *absent; /* zero rows for pids that did not run; NULL: none */
 	const char *comm;	/* only rows whose name contains this; NULL: all */
 	const struct cgroup_tree *cg;	/* cgroup mode; NULL otherwise */
 	__u64 within;		/* only tasks in this cgroup or below; 0: all */
@@ -66,6 +77,9 @@ struct view {
  * when it is none of them.
  */
 int sort_key__parse(const char *s, const char *const *names, int nr_names, struct sort_key *key);
+
+/* "cpu", "pid", "comm", a TopDown field or the event's name ("?" if out of range). */
+const char *sort_key__name(const struct sort_key *k, const char *const *names, int nr_names);
 
 /*
  * Build *iv* from *s*: grouped and filtered rows, unsorted. iv->rows is

@@ -25,6 +25,13 @@ const struct td_field td_fields[] = {
 
 const int nr_td_fields = ARRAY_SIZE(td_fields);
 
+bool td_field_shown(const struct interval *iv, int i)
+{
+	if (td_fields[i].level)
+		return td_fields[i].level <= iv->level;
+	return iv->smt_contention;
+}
+
 static double *field(struct td_result *r, int i)
 {
 	return (double *)((char *)r + td_fields[i].offset);

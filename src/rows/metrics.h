@@ -34,6 +34,12 @@ static inline double td_field_value(const struct td_result *r, int i)
 }
 
 /*
+ * TopDown field *i* is part of the interval's output: level 1, level 2
+ * when shown, SMT contention where the method measures it.
+ */
+bool td_field_shown(const struct interval *iv, int i);
+
+/*
  * Fill td/ipc of every row and of the interval (all tasks, idle
  * excluded). Hybrid parts are merged by their slots. *scale* gives each
  * event's sysfs scale (1.0 when none).

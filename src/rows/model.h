@@ -11,6 +11,7 @@
 #include <linux/types.h>
 #include "tdtop_abi.h"
 #include "pmu/topdown.h"
+#include "util/usernames.h"
 
 enum row_kind {
 	ROW_PROCESS,
@@ -30,6 +31,8 @@ struct row {
 	int pid;
 	int tid;		/* thread rows only; == pid for process rows */
 	char comm[TASK_COMM_LEN];
+	char user[USER_NAME_LEN]; /* the owner as recorded, "" when unknown */
+	__u32 uid;		/* its uid, when user[0] */
 	bool exited;		/* last report: the task (or process) is gone */
 	int nr_threads;		/* process rows: threads charged this interval;
 				 * cgroup rows: tasks, descendants' included */
@@ -57,9 +60,11 @@ struct interval {
 	__u64 dropped;		/* slices charged to no task: map full */
 	__u64 read_errors;	/* counter reads that failed */
 	__u64 switches;
+	enum row_kind row_kind;	/* what the view makes rows of, also when there are none */
 	bool topdown;		/* rows carry a TopDown breakdown */
 	bool cgroups;		/* rows carry their cgroup */
 	int level;		/* TopDown level shown: 1 or 2 */
+	bool smt_contention;	/* the method measures SMT contention (AMD) */
 	const char *method;	/* td_method_name(), or "none" */
 	struct td_result td;	/* all tasks together, idle excluded */
 	double ipc;

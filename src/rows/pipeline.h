@@ -26,6 +26,19 @@ struct pipeline {
 /* Names and scales from the event list; cfg/topdown/method set apart. */
 void pipeline__init(struct pipeline *p, const struct event_list *el);
 
+/* Why rows of *p* grouped *by* have no values for sort key *k*; NULL when they have. */
+const char *pipeline__sort_missing(const struct pipeline *p, const struct sort_key *k,
+				   enum group_by by);
+
+/*
+ * Sort key *k* (typed as *typed*) has values in the rows *p* makes when
+ * grouped *by*: 0, else -EINVAL with a message naming the key, why, and
+ * the keys that have values ("sort key 'backend' has no values here:
+ * TopDown is not measured (available: cpu, pid, comm, ...)").
+ */
+int pipeline__check_sort(const struct pipeline *p, const char *typed, const struct sort_key *k,
+			 enum group_by by, char *err, size_t errlen);
+
 /* Build *iv*; free its rows with interval__free_rows(). -ENOMEM. */
 int pipeline__build(const struct pipeline *p, const struct sample *s, const struct view *v,
 		    int level, struct interval *iv);

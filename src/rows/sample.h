@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "rows/model.h"
+#include "util/usernames.h"
 
 struct task_delta {
 	__u32 tid;
@@ -20,6 +21,9 @@ struct task_delta {
 	char comm[TASK_COMM_LEN];
 	char pcomm[TASK_COMM_LEN];	/* the process's name */
 	bool exited;		/* the kernel freed it; this is its last report */
+	__u32 uid;		/* its owner's (effective) uid, when user[0] */
+	char user[USER_NAME_LEN]; /* the owner's name (or uid) where measured; "" when
+				   * unknown (live tasks are looked up only to record) */
 	__u64 cpu_ns;
 	struct delta ev[MAX_EVENTS];
 };

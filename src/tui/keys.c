@@ -94,6 +94,8 @@ int tui_state__init(struct tui_state *st, const struct tui_opts *o, bool live, c
 	st->detail.page = 1;
 	st->menu_list.page = 1;
 	st->help.page = 1;
+	if (o->note && *o->note)
+		tui_state__msg(st, true, "%s", o->note);
 	return 0;
 }
 
@@ -148,31 +150,6 @@ static bool same_key(const struct sort_key *a, const struct sort_key *b)
 	if (a->kind == SORT_TD)
 		return a->field == b->field;
 	return true;
-}
-
-const char *tui_sort_name(const struct sort_key *k, const char *const *names, int nr_names)
-{
-	switch (k->kind) {
-	case SORT_CPU:
-		return "cpu";
-	case SORT_PID:
-		return "pid";
-	case SORT_COMM:
-		return "comm";
-	case SORT_EVENT:
-		if (k->event >= 0 && k->event < nr_names && names && names[k->event])
-			return names[k->event];
-		return "?";
-	case SORT_TD:
-		if (k->field == TD_SORT_IPC)
-			return "ipc";
-		if (k->field == TD_SORT_SLOTS)
-			return "slots";
-		if (k->field >= 0 && k->field < nr_td_fields)
-			return td_fields[k->field].sort;
-		return "?";
-	}
-	return "?";
 }
 
 int tui_sort_index(const struct sort_key *key, const struct sort_key *keys, int nr)
@@ -454,7 +431,7 @@ const char *tui_state__sort_text(const struct tui_state *st, const struct sort_k
 {
 	if (st->by == BY_CGROUP && k->kind == SORT_COMM)
 		return "name";
-	return tui_sort_name(k, st->names, st->nr_events);
+	return sort_key__name(k, st->names, st->nr_events);
 }
 
 /* I: the other order. */

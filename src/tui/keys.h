@@ -183,8 +183,6 @@ void tui_state__view(const struct tui_state *st, struct view *v);
  */
 int tui_state__sort_keys(const struct tui_state *st, struct sort_key *keys, int max);
 
-/* "cpu", "pid", "comm", a TopDown field or the event's name ("?" if out of range). */
-const char *tui_sort_name(const struct sort_key *k, const char *const *names, int nr_names);
 
 /* What the status line and the sort menu call key *k*: cgroup rows sort by "name". */
 const char *tui_state__sort_text(const struct tui_state *st, const struct sort_key *k);

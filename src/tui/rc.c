@@ -368,7 +368,7 @@ void tui_rc__from_state(struct tui_rc *rc, const struct tui_state *st)
 	memset(rc, 0, sizeof(*rc));
 	rc->has = TUI_RC_SORT | TUI_RC_REVERSE | TUI_RC_COLUMNS | TUI_RC_LEVEL | TUI_RC_DELAY |
 		  TUI_RC_TREE;
-	snprintf(rc->sort, sizeof(rc->sort), "%s", tui_sort_name(&st->sort, st->names,
+	snprintf(rc->sort, sizeof(rc->sort), "%s", sort_key__name(&st->sort, st->names,
 								 st->nr_events));
 	rc->reverse = st->reverse;
 	rc->hidden = st->hidden;

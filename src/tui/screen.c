@@ -87,7 +87,7 @@ static void draw_row(struct tui *t, int y, const struct interval *iv, const stru
 		attr_t a = base;
 
 		if (cols[i].id == TUI_COL_USER)
-			user = tui_users__of(t->users, r->pid, t->fetched);
+			user = tui_users__row(t->users, r, t->src->live, t->fetched);
 		tui_cell(&cols[i], iv, r, user, cell, sizeof(cell));
 		if (cols[i].id == TUI_COL_BAR) {
 			x = tui_put_bar(t->color, y, x, base, cell);
@@ -372,7 +372,7 @@ static void draw_detail(struct tui *t)
 	fmt_comm_ascii(comm, sizeof(comm), p->comm, sizeof(p->comm));
 	tui_pct(cpu, sizeof(cpu), interval__cpu_pct(&t->det_proc, p->cpu_ns) / 100.0);
 	tui_putf(y++, 0, A_BOLD, "PID %d %s  user %s  %d thread%s  CPU %s%%%s", p->pid, comm,
-		 tui_users__of(t->users, p->pid, t->fetched), p->nr_threads,
+		 tui_users__row(t->users, p, t->src->live, t->fetched), p->nr_threads,
 		 p->nr_threads == 1 ? "" : "s", cpu, p->exited ? "  (exited)" : "");
 	tui_put(y++, 0, A_NORMAL, "Esc, Enter or q: back");
 	y = draw_detail_summary(t, y + 1, p) + 1;

@@ -131,7 +131,8 @@ static bool owned(void *arg, const struct row *r)
 	struct tui *t = arg;
 	uid_t uid;
 
-	return tui_users__uid(t->users, r->pid, t->fetched, &uid) && uid == t->st.uid;
+	return tui_users__owner(t->users, r->pid, r->user, r->uid, t->src->live, t->fetched,
+				&uid) && uid == t->st.uid;
 }
 
 /* What the build does not do: the other order, the owner and path filters, the cgroup tree. */
@@ -258,10 +259,12 @@ static void fill_users(struct tui *t)
 	size_t nr = 0;
 
 	for (size_t i = 0; s && i < s->nr && nr < TUI_MAX_USERS; i++) {
+		const struct task_delta *task = &s->tasks[i];
 		bool seen = false;
 		uid_t uid;
 
-		if (!tui_users__uid(t->users, (int)s->tasks[i].pid, t->fetched, &uid))
+		if (!tui_users__owner(t->users, (int)task->pid, task->user, task->uid, t->src->live,
+				      t->fetched, &uid))
 			continue;
 		for (size_t k = 0; k < nr && !seen; k++)
 			seen = users[k].uid == uid;
@@ -269,7 +272,7 @@ static void fill_users(struct tui *t)
 			continue;
 		users[nr].uid = uid;
 		snprintf(users[nr].name, sizeof(users[nr].name), "%s",
-			 tui_users__name(t->users, uid));
+			 t->src->live ? tui_users__name(t->users, uid) : task->user);
 		nr++;
 	}
 	qsort(users, nr, sizeof(users[0]), user_cmp);

@@ -4,17 +4,15 @@
  * uid -> name from the user database, both cached. Direct-mapped by PID:
  * only the rows on screen, or the tasks of one interval, are looked up.
  */
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include "tui/draw.h"
+#include "util/usernames.h"
 #include "tui/users.h"
 
 /* uids of PIDs are looked up again after this many intervals (setuid, PID reuse) */
 #define USER_TTL 16
 #define USER_SLOTS 4096
-#define UID_NAMES 64
 
 struct pid_user {
 	int pid;		/* 0: free slot */
@@ -23,16 +21,9 @@ struct pid_user {
 	long stamp;		/* interval number of the lookup */
 };
 
-struct uid_name {
-	uid_t uid;
-	char name[TUI_USER_WIDTH * 4];
-};
-
 struct tui_users {
 	struct pid_user slot[USER_SLOTS];
-	struct uid_name names[UID_NAMES];
-	int nr_names;
-	int next_name;		/* round-robin victim once full */
+	struct user_names names;
 };
 
 struct tui_users *tui_users__new(void)
@@ -47,25 +38,7 @@ void tui_users__free(struct tui_users *u)
 
 const char *tui_users__name(struct tui_users *u, uid_t uid)
 {
-	char buf[4096];
-	struct passwd pw, *res = NULL;
-	struct uid_name *n;
-
-	for (int i = 0; i < u->nr_names; i++)
-		if (u->names[i].uid == uid)
-			return u->names[i].name;
-	if (u->nr_names < UID_NAMES) {
-		n = &u->names[u->nr_names++];
-	} else {
-		n = &u->names[u->next_name];
-		u->next_name = (u->next_name + 1) % UID_NAMES;
-	}
-	n->uid = uid;
-	if (!getpwuid_r(uid, &pw, buf, sizeof(buf), &res) && res)
-		snprintf(n->name, sizeof(n->name), "%s", res->pw_name);
-	else
-		snprintf(n->name, sizeof(n->name), "%u", (unsigned int)uid);
-	return n->name;
+	return user_names__get(&u->names, uid);
 }
 
 bool tui_users__uid(struct tui_users *u, int pid, long now, uid_t *uid)
@@ -98,4 +71,20 @@ void tui_users__forget(struct tui_users *u, int pid)
 
 	if (p->pid == pid)
 		p->pid = 0;
+}
+
+bool tui_users__owner(struct tui_users *u, int pid, const char *user, __u32 uid, bool live,
+		      long now, uid_t *out)
+{
+	if (live)
+		return tui_users__uid(u, pid, now, out);
+	*out = uid;
+	return user[0] != '\0';
+}
+
+const char *tui_users__row(struct tui_users *u, const struct row *r, bool live, long now)
+{
+	if (live)
+		return tui_users__of(u, r->pid, now);
+	return r->user[0] ? r->user : "-";
 }

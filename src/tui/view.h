@@ -65,6 +65,8 @@ struct tui_opts {
 	bool color;		/* false for NO_COLOR (also read here) or --no-color */
 	unsigned int cmdline;	/* TUI_RC_* bits of tui/rc.h: what the command line chose,
 				 * which the saved settings do not override */
+	const char *note;	/* a warning for the status line at start (a -s without
+				 * values here), or NULL */
 };
 
 #endif /* __TDTOP_TUI_VIEW_H */

@@ -99,6 +99,17 @@ int fmt_real(char *buf, size_t size, double v)
 	return len;
 }
 
+double fmt_round(double v, int decimals)
+{
+	static const double pow10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	double scale = pow10[decimals < 0 ? 0 : decimals > 9 ? 9 : decimals];
+
+	/* past 2^53 every double is an integer: nothing to round */
+	if (!isfinite(v) || fabs(v) * scale >= 9007199254740992.0)
+		return v;
+	return round(v * scale) / scale;
+}
+
 const char *fmt_compact(char *buf, size_t size, double v)
 {
 	static const char suffix[] = "KMGTPE";
@@ -237,8 +248,6 @@ void fmt_csv_double(FILE *f, double v)
 {
 	char num[FMT_DOUBLE_LEN];
 
-	if (isnan(v))
-		return;
 	fmt_double(num, sizeof(num), v);
 	fputs(num, f);
 }

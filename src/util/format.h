@@ -25,6 +25,13 @@
 int fmt_double(char *buf, size_t size, double v);
 
 /*
+ * *v* rounded to *decimals* (0..9) digits after the point, so that
+ * fmt_double() writes no more: 0.050000000000000044 becomes 0.05. A
+ * value too large for it to matter, and NaN, come back as they are.
+ */
+double fmt_round(double v, int decimals);
+
+/*
  * *v* as a real that reads back as exactly *v*, also for a parser that
  * tells reals from integers (a JSON one): the fewest of 15..17 significant
  * digits in %g form, with ".0" added where that has neither a point nor an
@@ -72,7 +79,7 @@ void fmt_comm_ascii(char *dst, size_t size, const char *comm, size_t len);
  */
 void fmt_csv_field(FILE *f, const char *s, size_t len);
 
-/* One CSV number as fmt_double() writes it; an empty field when NaN. */
+/* One CSV number as fmt_double() writes it: an empty field when not finite. */
 void fmt_csv_double(FILE *f, double v);
 
 #endif /* __TDTOP_FORMAT_H */

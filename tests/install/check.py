@@ -213,7 +213,8 @@ def check_bash_values():
     got = bash([TDTOP, "report", "tests/fixtures/recordings/basic"])
     check("tests/fixtures/recordings/basic.jsonl.gz" in got, f"bash: report FILE: {got}")
     got = bash([TDTOP, "record", "-o", "tests/fixtures/recordings/cg"])
-    check(got == ["tests/fixtures/recordings/cgroups.jsonl"], f"bash: record -o FILE: {got}")
+    check("tests/fixtures/recordings/cgroups.jsonl" in got and
+          all(f.startswith("tests/fixtures/recordings/cg") for f in got), f"bash: record -o FILE: {got}")
 
 
 def check_bash_events():

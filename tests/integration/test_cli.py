@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """The command line as a user meets it: help, bad input (exit 2, one line on
 stderr, nothing loaded), signals (exit 0), a reader that goes away, and no
-BPF program left behind however tdtop ends."""
+BPF program left behind however tdtop ends; a sort key without values is
+refused, and -p shows an idle target with zeros and ends with the last one."""
 import json
 import os
 import signal
@@ -323,3 +324,56 @@ def test_msr_tsc():
     rows = rows_of(ivs, wl.pid)
     mine = sum_rows(rows, "msr/tsc/") / sum_rows(rows, "cpu-clock")
     assert_close("workload's tsc per cpu-clock ns vs the machine's", mine, rate, rel=0.01)
+
+
+def test_sort_key_without_values_is_a_usage_error():
+    """-s backend without TopDown (as on most VMs) used to sort by PID
+    without a word: now it is refused, naming the key and what there is."""
+    require_root()
+    if os.path.exists("/sys/bus/event_source/devices/cpu"):
+        raise SkipTest("this machine has a core PMU: TopDown may be measured")
+    before = {p[0] for p in bpf_progs()}
+    for args in (["-s", "backend"], ["-l", "2", "-s", "backend"], ["-s", "slots"],
+                 ["-s", "ipc", "-e", "cpu-clock"], ["--by", "cgroup", "-s", "pid"]):
+        res = run([TDTOP, "-b", "-n", "1", "-d", "0.1", *args], timeout=15)
+        _one_line_error(res, " ".join(args))
+        err = res.stderr.decode()
+        key = args[args.index("-s") + 1]
+        assert f"sort key '{key}' has no values here" in err and "(available: cpu" in err, err
+    assert not wait_no_progs(-1, before), "programs left loaded"
+
+
+def test_pid_targets_idle_shown_and_their_exit_ends_the_run():
+    """-p: a target that does not run has a row of zeros in every interval;
+    tdtop goes on while one lives, then says so and exits 0 by itself."""
+    require_root()
+    a = subprocess.Popen(["sleep", "60"])
+    b = subprocess.Popen(["sleep", "60"])
+    try:
+        with Tdtop("-e", "cpu-clock", "-d", "0.2", "-p", f"{a.pid},{b.pid}") as td:
+            td.wait_intervals(4)
+            a.kill()
+            a.wait(10)
+            time.sleep(1.5)
+            assert td.proc.poll() is None, f"stopped with a target alive: {td.stderr()!r}"
+            b.kill()
+            b.wait(10)
+            assert td.wait_exit(timeout=15) == 0, td.stderr()
+            err = td.stderr()
+            ivs = td.intervals()
+    finally:
+        for p in (a, b):
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+    assert "all 2 processes of -p have exited" in err, err
+    idle = [r for _, rows in ivs[1:4] for r in rows if r["pid"] == b.pid]
+    assert len(idle) == 3 and all(r["cpu_ns"] == 0 and r["threads"] == 0 and
+                                  r["comm"] == "sleep" for r in idle), idle
+    # gone: no more zero rows for it
+    assert not any(r["pid"] == a.pid for _, rows in ivs[-2:] for r in rows), ivs[-2:]
+    with Tdtop("-e", "cpu-clock", "-d", "0.2", "-H", "-p", str(os.getpid())) as td:
+        td.wait_intervals(2)
+        rows = [r for _, rs in td.intervals() for r in rs]
+        assert rows and all(r["type"] == "thread" and r["pid"] == os.getpid() for r in rows)
+        td.stop()

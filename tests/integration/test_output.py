@@ -2,7 +2,9 @@
 """Machine-readable output stays parseable whatever the data: every JSON line
 is an object of the documented shape, CSV keeps its columns, a comm made of
 quotes, backslashes, a newline, control bytes and invalid UTF-8 changes
-neither, and a stop signal while output is blocked loses none of it."""
+neither, and a stop signal while output is blocked loses none of it. CSV
+has every JSON field under its dotted name and no column twice, and the
+TopDown notice is said once (docs/output.md)."""
 import csv
 import fcntl
 import io
@@ -11,11 +13,13 @@ import select
 import signal
 import struct
 import subprocess
+import tempfile
 import termios
 import time
 
-from tdtest import (TDTOP, LineReader, Tdtop, Workload, group_intervals, observe, parse_json_lines,
-                    require_root)
+import test_record as rec
+from tdtest import (TDTOP, LineReader, SkipTest, Tdtop, Workload, group_intervals, observe,
+                    parse_json_lines, require_root)
 
 # 10 bytes, under the 15 a comm can hold
 WEIRD = b'q"b\\s\nn\x01\xff\xfe,'
@@ -106,7 +110,7 @@ def test_csv_columns_and_weird_comm():
     assert lines[-1] == b"" and all(lines[:-1]), "empty line or no final newline"
     recs = _csv_records(data)
     header = recs[0]
-    assert all(ev in header for ev in EVENTS), header
+    assert all(f"counts.{ev}" in header and f"totals.{ev}" in header for ev in EVENTS), header
     for key in ("pid", "comm", "cpu_ns"):
         assert key in header, header
     for i, rec in enumerate(recs[1:], 2):
@@ -114,9 +118,10 @@ def test_csv_columns_and_weird_comm():
             continue    # a repeated header is allowed
         assert len(rec) == len(header), \
             f"record {i}: {len(rec)} fields, header {len(header)}: {rec}"
+        interval = rec[header.index("type")] == "interval"
         for ev in EVENTS:
-            float(rec[header.index(ev)])
-        int(rec[header.index("cpu_ns")])
+            float(rec[header.index(("totals." if interval else "counts.") + ev)])
+        int(rec[header.index("cpu_ns.total" if interval else "cpu_ns")])
     # one record per physical line: no raw newline inside a field
     assert len(recs) == len(lines) - 1, (len(recs), len(lines))
     mine = [rec for rec in recs[1:] if rec[header.index("pid")] == str(wl.pid)]
@@ -200,3 +205,161 @@ def test_stop_signal_while_output_blocks_loses_nothing():
         f"rows of {len(tids)} of the workload's 1,501 threads: output lost" +
         ("" if mine and mine[0]["ts"] >= wl.done_time else
          " (or the threads ran past the end of the interval tdtop blocked on: too slow a go)"))
+
+
+# ---- the contract: JSON and CSV carry the same fields (docs/output.md) ----------------------
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "fixtures", "recordings")
+# CSV columns that stay filled where JSON leaves the field out
+CSV_ONLY = ("exited", "raw.")
+
+
+def _flatten(obj, prefix=""):
+    """(dotted key, value) of every leaf of a JSON object."""
+    for key, val in obj.items():
+        if isinstance(val, dict):
+            yield from _flatten(val, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", val
+
+
+def _csv_dicts(text):
+    """Every CSV line as a dict, checking each header has no duplicate name."""
+    lines = text.splitlines(keepends=True)
+    header, out = None, []
+    for rec in csv.reader(lines):
+        if header is None or rec == header or rec[:2] == ["ts", "type"]:
+            header = rec
+            assert len(set(header)) == len(header), \
+                f"duplicate columns: {sorted(c for c in header if header.count(c) > 1)}"
+            continue
+        assert len(rec) == len(header), (rec, header)
+        out.append(dict(zip(header, rec)))
+    # DictReader sees the same names (no column silently dropped)
+    names = csv.DictReader(io.StringIO(text, newline="")).fieldnames
+    assert names and len(names) == len(set(names)), names
+    return out
+
+
+def _same(json_val, cell, key):
+    if json_val is None:
+        return cell == ""
+    if isinstance(json_val, bool):
+        return cell == ("1" if json_val else "0")
+    if isinstance(json_val, (int, float)):
+        return cell != "" and float(cell) == float(json_val)
+    return cell == json_val
+
+
+def _assert_same_fields(json_text, csv_text, what):
+    """Line by line: every JSON field is the CSV column of its dotted name
+    with the same value; what JSON does not have is empty in CSV."""
+    objs = parse_json_lines(json_text.encode().splitlines(keepends=True))
+    lines = _csv_dicts(csv_text)
+    assert objs and len(objs) == len(lines), f"{what}: {len(objs)} JSON, {len(lines)} CSV lines"
+    assert sum(o["type"] == "interval" for o in objs) >= 1, what
+    for obj, line in zip(objs, lines):
+        fields = dict(_flatten(obj))
+        if obj["type"] != "interval":
+            fields["ts"] = line["ts"]       # rows carry their interval's ts in CSV only
+        for key, val in fields.items():
+            assert key in line, f"{what}: JSON field {key} is no CSV column ({sorted(line)})"
+            assert _same(val, line[key], key), f"{what}: {key}: JSON {val!r}, CSV {line[key]!r}"
+        extra = {k: v for k, v in line.items() if k not in fields and v != ""
+                 and not k.startswith(CSV_ONLY)}
+        assert not extra, f"{what}: CSV has {extra} that the JSON {obj['type']} has not"
+        if obj["type"] == "interval":
+            assert obj["schema"] == 1, obj
+
+
+def _report(*args):
+    res = subprocess.run([TDTOP, "report", *args], capture_output=True, timeout=30)
+    assert res.returncode == 0, (args, res.stderr)
+    return res.stdout.decode("utf-8")
+
+
+def _both_formats(path, *args):
+    _assert_same_fields(_report("-o", "json", *args, path), _report("-o", "csv", *args, path),
+                        f"{os.path.basename(path)} {' '.join(args)}")
+
+
+def test_csv_has_every_json_field_of_replays():
+    """Replays give the same intervals twice: compared field by field."""
+    for name, args in (("basic-v2.jsonl", ()), ("basic-v2.jsonl", ("-H",)),
+                       ("basic.jsonl.gz", ()), ("cgroups-v2.jsonl", ("--by", "cgroup")),
+                       ("cgroups-v2.jsonl", ())):
+        _both_formats(os.path.join(FIXTURES, name), *args)
+
+
+def test_csv_of_topdown_has_no_duplicate_slots():
+    """perf_metrics counts an event called "slots": CSV used to name two
+    columns so. Level 2, multiplexed counts (raw) and AMD's SMT contention."""
+    ev = [("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
+          ("topdown-bad-spec", "bad-spec", 1), ("topdown-fe-bound", "fe-bound", 1),
+          ("topdown-be-bound", "be-bound", 1), ("topdown-heavy-ops", "heavy-ops", 1),
+          ("topdown-br-mispredict", "br-mispredict", 1), ("topdown-fetch-lat", "fetch-lat", 1),
+          ("topdown-mem-bound", "mem-bound", 1)]
+    zen = [("ls_not_halted_cyc", "cycles", 1), ("de_src_op_disp.all", "dispatched", 1),
+           ("ex_ret_ops", "retired-ops", 1), ("no_ops_from_frontend", "no-ops-frontend", 1),
+           ("backend_stalls", "backend-stalls", 1), ("smt_contention", "smt-contention", 1)]
+    with tempfile.TemporaryDirectory() as d:
+        spr = os.path.join(d, "spr.jsonl")
+        rec.recording(spr, rec.header(ev, [("cpu", "perf_metrics", 0, 9, 0, False)],
+                                      "perf_metrics"),
+                      [(10, "alu", [1020, 700, 50, 150, 100, 100, 30, 120, 60]),
+                       (12, "few", [500, 100, 100, 100, 200, 0, 0, 0, 0])])
+        for level in ("1", "2"):
+            _both_formats(spr, "-l", level)
+        out = _report("-o", "csv", "-l", "2", spr)
+        header = next(csv.reader(io.StringIO(out)))
+        assert header.count("slots") == 1 and "counts.slots" in header, header
+        # fractions to 4 decimals: 0.05 is 0.05, never 0.050000000000000044
+        assert "0.05000" not in out and ",0.05," in out, out
+        amd = os.path.join(d, "zen.jsonl")
+        rec.recording(amd, rec.header(zen, [("cpu", "amd_zen", 0, 6, 6, False)], "amd_zen"),
+                      [(40, "zen", [1000, 3600, 3000, 1200, 900, 300])])
+        _both_formats(amd)
+        assert "topdown.smt_contention" in _report("-o", "csv", amd).splitlines()[0]
+
+
+def test_csv_has_every_json_field_live():
+    """Live: the same columns as the JSON fields, tdtop's own cost included."""
+    require_root()
+    res = {}
+    for fmt in ("json", "csv"):
+        r = subprocess.run([TDTOP, "-b", "-o", fmt, "-e", ",".join(EVENTS), "-n", "2",
+                            "-d", "0.2"], capture_output=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        res[fmt] = r.stdout.decode("utf-8")
+    recs = parse_json_lines(res["json"].encode().splitlines(keepends=True))
+    lines = _csv_dicts(res["csv"])
+    cols = set(lines[0])
+    for obj in recs:
+        missing = {k for k, _ in _flatten(obj)} - cols
+        assert not missing, f"JSON {obj['type']} fields without a CSV column: {missing}"
+    ivs = [ln for ln in lines if ln["type"] == "interval"]
+    assert len(ivs) == 2 and all(ln["schema"] == "1" and ln["pid"] == "" for ln in ivs), ivs
+    assert all(ln["totals.cpu-clock"] and ln["switches"] for ln in ivs), ivs
+    for ln in lines:
+        if ln["type"] == "process":
+            assert ln["cpu_pct"] == "" or len(ln["cpu_pct"].partition(".")[2]) <= 2, ln
+
+
+def test_notice_once():
+    """Without TopDown (as here: no PMU), the ~200-character notice is said
+    once on stderr and once in the output, not in every interval."""
+    require_root()
+    if os.path.exists("/sys/bus/event_source/devices/cpu"):
+        raise SkipTest("this machine has a core PMU: no fallback notice")
+    r = subprocess.run([TDTOP, "-b", "-o", "json", "-n", "3", "-d", "0.2"], capture_output=True,
+                       timeout=30)
+    assert r.returncode == 0, r.stderr
+    ivs = group_intervals(parse_json_lines(r.stdout.splitlines(keepends=True)))
+    assert len(ivs) == 3
+    assert "TopDown unavailable" in ivs[0][0].get("notice", ""), ivs[0][0]
+    assert not any("notice" in iv for iv, _ in ivs[1:]), [iv.get("notice") for iv, _ in ivs]
+    assert r.stderr.decode().count("TopDown unavailable") == 1, r.stderr
+    r = subprocess.run([TDTOP, "-b", "-n", "3", "-d", "0.2"], capture_output=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.decode().count("note: TopDown unavailable") == 1, r.stdout

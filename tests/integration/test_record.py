@@ -1,17 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """tdtop record / report: a live recording replays to the numbers live mode
 shows and the workload's own accounting; a killed recorder leaves a
-readable file; bad files fail cleanly; crafted recordings of every TopDown
-method replay to hand-computed fractions (the end-to-end test of the
-TopDown path on machines without a PMU)."""
+readable file; bad files fail cleanly (a header only, compressed data cut
+short); record refuses a format name as file and an existing file, and
+fails on an unwritable path before loading anything; the owners of the
+tasks are recorded; crafted recordings of every TopDown method replay to
+hand-computed fractions (the end-to-end test of the TopDown path on
+machines without a PMU), and --diff compares recordings of different
+lengths per second, in the order of -s."""
 import contextlib
 import json
 import os
+import shlex
 import tempfile
 import time
 
-from tdtest import (TDTOP, Child, Tdtop, Workload, assert_close, group_intervals, parse_json_lines,
-                    require_root, rows_of, run, sum_rows)
+from tdfixtures import Pane
+from tdtest import (TDTOP, Child, SkipTest, Tdtop, Workload, assert_close, group_intervals,
+                    parse_json_lines, require_root, rows_of, run, sum_rows)
 
 MS = 1000000
 
@@ -84,7 +90,7 @@ def test_recording_replays_like_live_and_ground_truth():
                 iv["lost"]["cpu-clock"] == iv["totals"]["cpu-clock"]
         # other views of the same file
         rc, out, err = report("-o", "csv", "--top", "3", "-s", "page-faults", path)
-        assert rc == 0 and out.startswith("ts,type,pid"), err
+        assert rc == 0 and out.startswith("ts,type,schema,"), err
 
 
 def test_killed_recorder_leaves_a_readable_file():
@@ -141,21 +147,25 @@ def header(events, parts, method):
     }
 
 
-def recording(path, hdr, tasks):
-    """tasks: [(pid, comm, [counts per event])]; one interval, no idle."""
+def recording(path, hdr, tasks, intervals=1, interval_s=1.0):
+    """tasks: [(pid, comm, [counts per event])]; each interval the same, the
+    tasks sharing its one CPU evenly, no idle."""
     n = len(hdr["events"])
+    ns = int(interval_s * 10 ** 9)
     zero = {"cpu_ns": 0, "ev": [[0, 0, 0]] * n}
     total = [sum(t[2][i] for t in tasks) for i in range(n)]
-    lines = [hdr, {"type": "interval", "seq": 1, "ts": 1700000000.0, "interval_s": 1.0,
-                   "ncpus": 1, "switches": 10, "dropped": 0, "read_errors": 0,
-                   "tasks": len(tasks), "idle": zero, "lost": zero,
-                   "total": {"cpu_ns": 10 ** 9, "ev": [[c, 10 ** 9, 10 ** 9] for c in total]}}]
-    for pid, comm, counts in tasks:
-        lines.append({"type": "task", "tid": pid, "pid": pid, "start_ns": pid,
-                      "leader_start_ns": pid, "cgroup_id": 0, "comm": comm, "pcomm": comm,
-                      "exited": False, "cpu_ns": 10 ** 9 // len(tasks),
-                      "ev": [[c, 10 ** 9, 10 ** 9] for c in counts]})
-    lines.append({"type": "end", "seq": 1, "tasks": len(tasks)})
+    lines = [hdr]
+    for seq in range(1, intervals + 1):
+        lines.append({"type": "interval", "seq": seq, "ts": 1700000000.0 + seq * interval_s,
+                      "interval_s": interval_s, "ncpus": 1, "switches": 10, "dropped": 0,
+                      "read_errors": 0, "tasks": len(tasks), "idle": zero, "lost": zero,
+                      "total": {"cpu_ns": ns, "ev": [[c, ns, ns] for c in total]}})
+        for pid, comm, counts in tasks:
+            lines.append({"type": "task", "tid": pid, "pid": pid, "start_ns": pid,
+                          "leader_start_ns": pid, "cgroup_id": 0, "comm": comm, "pcomm": comm,
+                          "exited": False, "cpu_ns": ns // len(tasks),
+                          "ev": [[c, ns, ns] for c in counts]})
+        lines.append({"type": "end", "seq": seq})
     with open(path, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")
@@ -273,3 +283,192 @@ def test_crafted_arm_neoverse():
                  [(50, "arm", [1000, 3000, 4000, 2000, 500, 1500])]) as path:
         check(path, {"arm": {"frontend_bound": 0.1, "backend_bound": 0.3, "retiring": 0.45,
                              "bad_speculation": 0.15}})
+
+
+# ---- what report refuses, and diff -----------------------------------------------------------
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "fixtures", "recordings")
+
+
+def _one_error(rc, err, want_rc, *words):
+    assert rc == want_rc, f"rc {rc}, want {want_rc}: {err!r}"
+    assert err.count("\n") == 1 and err.startswith("tdtop: "), err
+    for w in words:
+        assert w in err, f"{w!r} not in {err!r}"
+
+
+def test_report_without_a_complete_interval_fails():
+    with open(os.path.join(FIXTURES, "basic.jsonl"), "rb") as f:
+        lines = f.read().splitlines(keepends=True)
+    with open(os.path.join(FIXTURES, "basic.jsonl.gz"), "rb") as f:
+        gz = f.read()
+    with tempfile.TemporaryDirectory() as d:
+        cases = {
+            "header-only.jsonl": (lines[0], ["no complete interval", "only its header"]),
+            "cut.jsonl": (b"".join(lines[:3]), ["no complete interval", "truncated at line 4"]),
+            # a gzip stream that ends inside the header: not "empty file"
+            "cut.jsonl.gz": (gz[:40], ["compressed data ends before the header"]),
+            "bad.jsonl.gz": (gz[:12] + bytes(b ^ 0x55 for b in gz[12:-8]) + gz[-8:],
+                             ["failed to decompress"]),
+        }
+        for name, (data, words) in cases.items():
+            path = os.path.join(d, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            for fmt in ("text", "json", "csv"):
+                rc, out, err = report("-o", fmt, path)
+                _one_error(rc, err, 1, name, *words)
+                assert not out, f"{name}: {out!r}"
+            rc, out, err = report("--diff", path, os.path.join(FIXTURES, "basic.jsonl"))
+            _one_error(rc, err, 1, name, *words)
+
+
+def test_report_sort_key_without_values_is_a_usage_error():
+    basic = os.path.join(FIXTURES, "basic-v2.jsonl")
+    rc, out, err = report("-s", "backend", basic)
+    _one_error(rc, err, 2, "'backend'", "TopDown is not measured", "available: cpu, pid, comm")
+    assert not out
+    rc, out, err = report("--diff", "-s", "pid", basic, basic)
+    _one_error(rc, err, 2, "'pid'")
+    rc, out, err = report("-s", "nonsense", basic)
+    _one_error(rc, err, 2, "unknown sort key 'nonsense'")
+
+
+def _diff_json(*args):
+    rc, out, err = report("--diff", "-o", "json", *args)
+    assert rc == 0, err
+    return [json.loads(line) for line in out.splitlines()], err
+
+
+def test_diff_compares_per_second_in_the_order_of_sort():
+    ev = [("cpu-clock", None, 1), ("page-faults", None, 1)]
+    hdr = header(ev, [], "none")
+    for e in hdr["events"]:
+        e.pop("role")
+        e["type"], e["pmu"] = 1, "software"
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a.jsonl"), os.path.join(d, "b.jsonl")
+        # the same half CPU each, over 2 s and 6 s; "faulty" faults 10x more per second after
+        recording(a, hdr, [(10, "steady", [0, 100]), (20, "faulty", [0, 100])], intervals=2)
+        recording(b, hdr, [(10, "steady", [0, 100]), (20, "faulty", [0, 1000])], intervals=3,
+                  interval_s=2.0)
+        diffs, err = _diff_json(a, b)
+        assert "the recordings last 2.0 s and 6.0 s: compared per second" in err, err
+        by = {x["key"]: x for x in diffs}
+        for key in ("steady", "faulty"):
+            assert by[key]["before"]["cpu_pct"] == by[key]["after"]["cpu_pct"] == 50, by[key]
+            assert by[key]["change"]["cpu_pct"] == 0 and by[key]["schema"] == 1, by[key]
+        # the order follows -s: the rate of page faults changed for "faulty" only
+        diffs, _ = _diff_json("-s", "page-faults", a, b)
+        assert [x["key"] for x in diffs] == ["faulty", "steady"], diffs
+        diffs, _ = _diff_json("-s", "comm", b, a)
+        assert [x["key"] for x in diffs] == ["faulty", "steady"], diffs
+        rc, out, err = report("--diff", "-o", "csv", a, b)
+        assert rc == 0 and out.startswith("key,before.cpu_ns,before.cpu_pct,"), out
+        # a TopDown recording against one without: said, and not compared
+        td = os.path.join(d, "td.jsonl")
+        recording(td, header([("slots", "slots", 1), ("topdown-retiring", "retiring", 1),
+                              ("topdown-bad-spec", "bad-spec", 1),
+                              ("topdown-fe-bound", "fe-bound", 1),
+                              ("topdown-be-bound", "be-bound", 1)],
+                             [("cpu", "perf_metrics", 0, 5, 0, False)], "perf_metrics"),
+                  [(10, "steady", [1000, 700, 50, 150, 100])], intervals=2)
+        diffs, err = _diff_json(td, a)
+        assert "was measured with TopDown method perf_metrics" in err and "with none" in err, err
+        assert "retiring" not in diffs[0]["change"], diffs
+        rc, _, err = report("--diff", "-s", "backend", td, a)
+        _one_error(rc, err, 2, "'backend'", "a.jsonl")
+
+
+# ---- record: where it writes -------------------------------------------------------------------
+
+def test_record_refuses_a_format_name_as_file():
+    for fmt in ("csv", "json", "text"):
+        r = run([TDTOP, "record", "-o", fmt, "-n", "1"])
+        err = r.stderr.decode()
+        _one_error(r.returncode, err, 2, f"'{fmt}' is an output format", f"tdtop -o {fmt}",
+                   f"-o ./{fmt}")
+        assert not os.path.exists(fmt)
+
+
+def test_record_keeps_an_existing_file_without_force():
+    require_root()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "old.jsonl")
+        with open(path, "w") as f:
+            f.write("precious\n")
+        r = run([TDTOP, "record", "-o", path, "-e", "cpu-clock", "-n", "1", "-d", "0.1"])
+        _one_error(r.returncode, r.stderr.decode(), 1, "exists", "--force")
+        with open(path) as f:
+            assert f.read() == "precious\n"
+        # a --force run that fails to start keeps it too
+        r = run([TDTOP, "record", "-o", path, "--force", "-e", "cpu-clock", "-s", "backend",
+                 "-n", "1"])
+        assert r.returncode == 2, r.stderr
+        with open(path) as f:
+            assert f.read() == "precious\n"
+        r = run([TDTOP, "record", "-o", path, "--force", "-e", "cpu-clock", "-n", "2",
+                 "-d", "0.1"])
+        assert r.returncode == 0, r.stderr
+        assert len(report_intervals(path)) == 2
+        # nothing recorded: no empty file left behind
+        fresh = os.path.join(d, "fresh.jsonl")
+        r = run([TDTOP, "record", "-o", fresh, "-e", "cpu-clock", "-s", "backend", "-n", "1"])
+        assert r.returncode == 2 and not os.path.exists(fresh), r.stderr
+
+
+def test_record_opens_its_output_before_loading():
+    """An unwritable path fails at once, before privileges are even
+    checked: as nobody, the error is about the file, not about root."""
+    require_root()
+    setpriv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    if run(setpriv + ["true"]).returncode:
+        raise SkipTest("setpriv cannot switch to nobody here")
+    r = run(setpriv + [TDTOP, "record", "-o", "/nonexistent/dir/x.jsonl", "-n", "1"])
+    _one_error(r.returncode, r.stderr.decode(), 1, "failed to open /nonexistent/dir/x.jsonl")
+    # the check of the path comes after the command line's
+    r = run(setpriv + [TDTOP, "record", "-o", "/nonexistent/dir/x.jsonl", "-d", "0"])
+    assert r.returncode == 2, r.stderr
+
+
+def test_record_names_the_owners():
+    """Each task line names its owner; the workload runs as root here."""
+    require_root()
+    with tempfile.TemporaryDirectory() as d, Workload("burn", 200) as wl:
+        path = os.path.join(d, "own.jsonl")
+        wl.ready()
+        with Child([TDTOP, "record", "-o", path, "-e", "cpu-clock", "-d", "0.2"]) as rec:
+            wait_recorded(path, 1)
+            wl.run()
+            wl.finish()
+            wait_recorded(path, 3)
+            assert rec.stop() == 0, rec.stderr()
+        with open(path) as f:
+            lines = [json.loads(line) for line in f]
+        assert lines[0]["version"] == 2
+        mine = [t for t in lines if t["type"] == "task" and t["pid"] == wl.pid]
+        assert mine, "no task line of the workload"
+        assert all(t["uid"] == 0 and t["user"] == "root" for t in mine), mine[:2]
+        assert all((t["uid"] == 4294967295) == (t["user"] == "") for t in lines
+                   if t["type"] == "task")
+
+
+def test_record_progress_on_a_terminal():
+    """On a terminal: where it records, how to stop, the intervals so far;
+    into a pipe only the final line."""
+    require_root()
+    with tempfile.TemporaryDirectory() as d, Pane() as pane:
+        path = os.path.join(d, "p.jsonl")
+        cmd = shlex.join([TDTOP, "record", "-o", path, "-e", "cpu-clock", "-d", "0.2", "-n", "5"])
+        pane.line(f"clear; {cmd}; echo TDTOP-EXIT=$?")
+        pane.wait_for(lambda s: any(f"recording to {path}, Ctrl-C to stop: 3 intervals" in line
+                                    for line in s), 20, "the progress line")
+        screen = pane.wait_for(lambda s: any("TDTOP-EXIT=0" in line for line in s) and s, 20,
+                               "the exit")
+        text = "\n".join(screen)
+        assert f"Ctrl-C to stop: 5 intervals" in text and "recorded 5 intervals" in text, text
+        r = run([TDTOP, "record", "-o", os.path.join(d, "q.jsonl"), "-e", "cpu-clock",
+                 "-d", "0.1", "-n", "2"])
+        err = r.stderr.decode()
+        assert r.returncode == 0 and "recording to" not in err and "recorded 2" in err, err

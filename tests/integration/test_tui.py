@@ -3,8 +3,10 @@
 size, driven by keys and read back with capture-pane. Checks the header and
 rows, sorting, the PID and name filters, help, resize, colours, htop's
 function keys, narrow terminals, TERM=dumb, the saved settings, and that
-every way out (q, SIGTERM) gives back a sane terminal at once. Each pane
-has its own XDG_CONFIG_HOME: no test reads or writes the user's settings."""
+every way out (q, SIGTERM) gives back a sane terminal at once; a -s without
+values is said on the status line, and a replay shows the users recorded.
+Each pane has its own XDG_CONFIG_HOME: no test reads or writes the user's
+settings."""
 import os
 import re
 import shlex
@@ -14,7 +16,7 @@ import tempfile
 import time
 
 from tdfixtures import PROMPT_SHOWN, Cgroups, Pane, assert_sane_terminal
-from tdtest import TDTOP, Workload, children, require_root
+from tdtest import TDTOP, SkipTest, Workload, children, require_root
 
 BURN_NAME = "tduiburn"
 # how long the view may take to answer a key on a loaded machine
@@ -630,3 +632,43 @@ def test_tui_settings_round_trip():
             assert f.read() == "reverse=1\nlevel=9\n"
     finally:
         shutil.rmtree(config, ignore_errors=True)
+
+
+def test_tui_sort_key_without_values_says_so():
+    """-s backend without TopDown: the screen sorts by CPU and says why on
+    its status line (batch mode refuses it, exit 2)."""
+    require_root()
+    if os.path.exists("/sys/bus/event_source/devices/cpu"):
+        raise SkipTest("this machine has a core PMU: TopDown may be measured")
+    with TuiPane() as pane:
+        start(pane, "-s", "backend")
+        pane.wait_for(lambda s: status_line(
+            s, "-s backend: TopDown is not measured; sorted by cpu"), KEY_S, "the note")
+        pane.keys("q")
+        pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")
+
+
+def _users(screen):
+    """{pid: USER} of the table on screen."""
+    t = table_ready(screen)
+    if not t or "USER" not in t.header.split():
+        return None
+    col = t.header.split().index("USER")
+    return {int(r.split()[0]): r.split()[col] for r in t.rows}
+
+
+def test_tui_report_shows_the_recorded_users():
+    """A replay's USER is who owned the task where it was recorded ("-"
+    for a version 1 recording), never what this machine says of the PID."""
+    require_root()
+    rec = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                       "recordings")
+    for name, want in (("basic-v2.jsonl", {1: "root", 800: "alice"}),
+                       ("basic.jsonl", {1: "-", 800: "-"})):
+        with TuiPane() as pane:
+            cmd = f"clear; {shlex.quote(TDTOP)} report {shlex.quote(os.path.join(rec, name))}"
+            pane.line(f"{cmd}; echo TDTOP-EXIT=$?")
+            users = pane.wait_for(_users, 15, f"{name}: the table with USER")
+            assert users == want, f"{name}: {users}"
+            pane.keys("q")
+            pane.wait_for(lambda s: status_line(s, "TDTOP-EXIT=0"), KEY_S, "exit")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Rows from task deltas: process rollup, thread rows, filter, sort, top. */
+#include <errno.h>
 #include <stdlib.h>
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
@@ -290,6 +291,121 @@ TEST(pipeline_notices_topdown_counters_held_elsewhere)
 	s.total.ev[0] = (struct delta){ 0, 1000, 0 };	/* enabled, never running */
 	CHECK_INT(pipeline__build(&p, &s, &v, 1, &iv), 0);
 	CHECK(iv.notice && strstr(iv.notice, "did not count"));
+	interval__free_rows(&iv);
+	sample__free(&s);
+}
+
+/* -s KEY on *p*, grouped *by*: 0 or -EINVAL with the message in *err*. */
+static int check_sort(const struct pipeline *p, const char *key, enum group_by by, char *err,
+		      size_t errlen)
+{
+	struct sort_key k;
+
+	err[0] = '\0';
+	if (sort_key__parse(key, p->names, p->nr_events, &k))
+		return 1;
+	return pipeline__check_sort(p, key, &k, by, err, errlen);
+}
+
+TEST(pipeline_sort_key_without_values_is_refused)
+{
+	struct event_list el = { .nr = 2 };
+	struct pipeline p;
+	char err[512];
+
+	snprintf(el.ev[0].name, sizeof(el.ev[0].name), "cpu-clock");
+	snprintf(el.ev[1].name, sizeof(el.ev[1].name), "context-switches");
+	pipeline__init(&p, &el);
+	/* no TopDown: its fields and slots have no values, nor IPC without its events */
+	CHECK_INT(check_sort(&p, "backend", BY_PROCESS, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "sort key 'backend' has no values here: TopDown is not measured "
+		       "(available: cpu, pid, comm, cpu-clock, context-switches)");
+	CHECK_INT(check_sort(&p, "slots", BY_THREAD, err, sizeof(err)), -EINVAL);
+	CHECK_INT(check_sort(&p, "ipc", BY_PROCESS, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "IPC needs cycles and instructions") != NULL);
+	CHECK_INT(check_sort(&p, "cs", BY_PROCESS, err, sizeof(err)), 1);	/* unknown here */
+	CHECK_INT(check_sort(&p, "context-switches", BY_PROCESS, err, sizeof(err)), 0);
+	CHECK_INT(check_sort(&p, "pid", BY_PROCESS, err, sizeof(err)), 0);
+	/* cgroup rows have no PID */
+	CHECK_INT(check_sort(&p, "pid", BY_CGROUP, err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "sort key 'pid' has no values here: cgroup rows have no PID "
+		       "(available: cpu, comm, cpu-clock, context-switches)");
+	CHECK_INT(check_sort(&p, "comm", BY_CGROUP, err, sizeof(err)), 0);
+}
+
+TEST(pipeline_sort_key_of_topdown_levels)
+{
+	struct event_list el = { .nr = 4 };
+	struct pipeline p;
+	char err[512];
+
+	snprintf(el.ev[0].name, sizeof(el.ev[0].name), "slots");
+	snprintf(el.ev[1].name, sizeof(el.ev[1].name), "topdown-retiring");
+	snprintf(el.ev[2].name, sizeof(el.ev[2].name), "cycles");
+	snprintf(el.ev[3].name, sizeof(el.ev[3].name), "instructions");
+	pipeline__init(&p, &el);
+	p.topdown = true;
+	p.cfg.nr_parts = 1;
+	p.cfg.max_level = 1;
+	p.cfg.parts[0] = (struct td_part){ .method = TD_PERF_METRICS, .ev_lo = 0, .ev_hi = 2 };
+	p.cfg.role[2] = TD_CYCLES;
+	p.cfg.role[3] = TD_INSTRUCTIONS;
+	CHECK_INT(check_sort(&p, "backend", BY_PROCESS, err, sizeof(err)), 0);
+	CHECK_INT(check_sort(&p, "ipc", BY_PROCESS, err, sizeof(err)), 0);
+	/* "slots" is the event's count here: an event name comes first */
+	CHECK_INT(check_sort(&p, "slots", BY_PROCESS, err, sizeof(err)), 0);
+	CHECK_INT(check_sort(&p, "memory-bound", BY_PROCESS, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, ": TopDown level 2 is not measured (-l 2 measures it where the CPU "
+		      "has it) (available: cpu, pid, comm, retiring, bad-spec, frontend, backend, "
+		      "ipc, slots, topdown-retiring, cycles, instructions)") != NULL);
+	CHECK_INT(check_sort(&p, "smt-contention", BY_PROCESS, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "only AMD Zen measures SMT contention") != NULL);
+	p.cfg.max_level = 2;
+	CHECK_INT(check_sort(&p, "memory-bound", BY_PROCESS, err, sizeof(err)), 0);
+	p.cfg.parts[0].method = TD_AMD_ZEN;
+	CHECK_INT(check_sort(&p, "smt-contention", BY_PROCESS, err, sizeof(err)), 0);
+}
+
+static const char *idle_comm(void *ctx, int pid)
+{
+	return pid == 77 ? "idle-target" : NULL;
+}
+
+TEST(aggregate_absent_targets_get_zero_rows)
+{
+	const struct absent_rows absent = { .comm = idle_comm };
+	const int pids[] = { 20, 77, 88 };
+	struct view v = { .by = BY_PROCESS, .pids = pids, .nr_pids = 3, .absent = &absent,
+			  .sort = { SORT_CPU, -1 } };
+	struct sample s;
+	struct interval iv;
+	const struct row *r;
+
+	fixture(&s);
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	interval__sort(&iv, &v);
+	/* 20 ran, 77 lives but did not run, 88 is gone */
+	CHECK_INT(iv.nr_rows, 2);
+	CHECK_INT(iv.rows[0].pid, 20);
+	r = row_of(&iv, 77, "idle-target");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_INT(r->kind, ROW_PROCESS);
+		CHECK_U64(r->cpu_ns, 0);
+		CHECK_INT(r->nr_threads, 0);
+		CHECK(!r->exited && isnan(r->ipc));
+	}
+	interval__free_rows(&iv);
+	/* by thread: the target's main thread */
+	v.by = BY_THREAD;
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	r = row_of(&iv, 77, "idle-target");
+	CHECK(r != NULL && r->kind == ROW_THREAD && r->tid == 77);
+	interval__free_rows(&iv);
+	/* the name filter applies to them too */
+	v.comm = "web";
+	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK(row_of(&iv, 77, "idle-target") == NULL);
 	interval__free_rows(&iv);
 	sample__free(&s);
 }

@@ -64,6 +64,9 @@ TEST(options_values)
 	CHECK_INT(o.by, BY_CGROUP);
 	CHECK_STR(o.cgroup, "system.slice");
 	CHECK_INT(o.cgroup_depth, 2);
+	CHECK_INT(PARSE(&o, "record", "-o", "./csv", "--force"), 0);
+	CHECK_STR(o.record_path, "./csv");
+	CHECK(o.force);
 }
 
 TEST(options_usage_errors)
@@ -129,6 +132,10 @@ TEST(options_usage_messages)
 		{ { "-xb" }, "unknown option '-x' (see tdtop --help)" },
 		{ { "--bogus" }, "unknown option '--bogus' (see tdtop --help)" },
 		{ { "record" }, "record needs -o FILE (see tdtop record --help)" },
+		{ { "record", "-o", "csv" },
+		  "record -o takes a file name: 'csv' is an output format (tdtop -o csv prints it; "
+		  "-o ./csv records to a file of that name)" },
+		{ { "--force" }, "option '--force' does not apply to tdtop" },
 		{ { "report", "--diff", "a" }, "report --diff needs two recordings" },
 		{ { "report" }, "report needs one recording (see tdtop report --help)" },
 		{ { "-b", "stray" }, "unexpected argument 'stray' (see tdtop --help)" },

@@ -88,6 +88,21 @@ TEST(fmt_double_round_trips)
 	}
 }
 
+TEST(fmt_round_decimals)
+{
+	/* 0.1 - 0.05 is 0.05000000000000000277: written as 0.05 once rounded */
+	CHECK_STR(dbl(fmt_round(0.1 - 0.05, 4)), "0.05");
+	CHECK_STR(dbl(fmt_round(0.050000000000000044, 4)), "0.05");
+	CHECK_STR(dbl(fmt_round(2.0 / 3, 4)), "0.6667");
+	CHECK_STR(dbl(fmt_round(12.345678, 2)), "12.35");
+	CHECK_STR(dbl(fmt_round(1700000000.1234567, 6)), "1700000000.123457");
+	CHECK_STR(dbl(fmt_round(-0.00004, 4)), "0");
+	CHECK_STR(dbl(fmt_round(4000.4, 0)), "4000");
+	CHECK_STR(dbl(fmt_round(1e300, 4)), dbl(1e300));
+	CHECK(isnan(fmt_round(NAN, 4)));
+	CHECK(fmt_round(INFINITY, 2) == INFINITY);
+}
+
 TEST(fmt_real_keeps_reals_real)
 {
 	char buf[FMT_DOUBLE_LEN], small[4];
@@ -268,6 +283,7 @@ static void make_thread_interval(struct interval *iv, struct row rows[2])
 	iv->ncpus = 1;
 	iv->nr_events = 1;
 	iv->event_names = names1;
+	iv->row_kind = ROW_THREAD;
 	iv->bpf_ns_per_switch = 250;	/* live: tdtop's own cost shown */
 	iv->self_cpu_pct = NAN;
 	set_delta(&iv->totals[0], 20000, 50, 50);
@@ -410,7 +426,7 @@ TEST(output_json_interval)
 	make_thread_interval(&iv2, rows2);
 	out = render(OUTPUT_JSON, &iv, &iv2);
 	CHECK_STR(out,
-		  "{\"type\":\"interval\",\"ts\":1700000000.5,\"interval_s\":2,\"ncpus\":2,"
+		  "{\"type\":\"interval\",\"schema\":1,\"ts\":1700000000.5,\"interval_s\":2,\"ncpus\":2,"
 		  "\"totals\":{\"cpu-clock\":1500000000,\"instructions\":4000000},"
 		  "\"idle\":{\"cpu-clock\":1000000000,\"instructions\":null},"
 		  "\"lost\":{\"cpu-clock\":0,\"instructions\":0},"
@@ -427,7 +443,7 @@ TEST(output_json_interval)
 		  "\"cpu_ns\":250000000,\"cpu_pct\":12.5,\"threads\":1,\"exited\":true,"
 		  "\"counts\":{\"cpu-clock\":1234,\"instructions\":null}}\n"
 		  /* nothing multiplexed: no "raw" */
-		  "{\"type\":\"interval\",\"ts\":1700000003,\"interval_s\":1,\"ncpus\":1,"
+		  "{\"type\":\"interval\",\"schema\":1,\"ts\":1700000003,\"interval_s\":1,\"ncpus\":1,"
 		  "\"totals\":{\"cpu/event=0x3c,umask=0/\":20000},"
 		  "\"idle\":{\"cpu/event=0x3c,umask=0/\":0},"
 		  "\"lost\":{\"cpu/event=0x3c,umask=0/\":0},"
@@ -443,6 +459,23 @@ TEST(output_json_interval)
 	free(out);
 }
 
+/* The interval columns of make_interval()'s events: cpu-clock, instructions. */
+#define CSV_IV2 \
+	"ts,type,schema,interval_s,ncpus,totals.cpu-clock,totals.instructions," \
+	"idle.cpu-clock,idle.instructions,lost.cpu-clock,lost.instructions," \
+	"cpu_ns.total,cpu_ns.idle,cpu_ns.lost,running.cpu-clock,running.instructions," \
+	"raw.cpu-clock.count,raw.cpu-clock.enabled,raw.cpu-clock.running," \
+	"raw.instructions.count,raw.instructions.enabled,raw.instructions.running," \
+	"dropped,read_errors,switches,self.bpf_ns_per_switch,self.cpu_pct,method,notice,"
+#define CSV_LINES2 \
+	"1700000000.5,interval,1,2,2,1500000000,4000000,1000000000,,0,0," \
+	"4000000000,1000000000,0,1,0.25,1500000000,4000000000,4000000000," \
+	"1000000,4000000000,1000000000,3,0,1234,,,none,,,,,,,,,\n" \
+	"1700000000.5,process,,,,,,,,,,,,,,,,,,,,,,,,,,,,100,bash,1500000000,75,2,0," \
+	"1500000000,1200000\n" \
+	"1700000000.5,process,,,,,,,,,,,,,,,,,,,,,,,,,,,,200,\"we,ird \"\"x\"\"\",250000000," \
+	"12.5,1,1,1234,\n"
+
 TEST(output_csv_interval)
 {
 	struct interval iv, iv2;
@@ -452,25 +485,27 @@ TEST(output_csv_interval)
 	make_interval(&iv, rows);
 	make_thread_interval(&iv2, rows2);
 	out = render(OUTPUT_CSV, &iv, &iv);
-	/* the header once for the same event set */
-	CHECK_STR(out,
-		  "ts,type,pid,tid,comm,cpu_ns,cpu_pct,threads,exited,cpu-clock,instructions\n"
-		  "1700000000.5,process,100,,bash,1500000000,75,2,0,1500000000,1200000\n"
-		  "1700000000.5,process,200,,\"we,ird \"\"x\"\"\",250000000,12.5,1,1,1234,\n"
-		  "1700000000.5,process,100,,bash,1500000000,75,2,0,1500000000,1200000\n"
-		  "1700000000.5,process,200,,\"we,ird \"\"x\"\"\",250000000,12.5,1,1,1234,\n");
+	/* the header once for the same columns; an interval line before its rows */
+	CHECK_STR(out, CSV_IV2 "pid,comm,cpu_ns,cpu_pct,threads,exited,counts.cpu-clock,"
+		  "counts.instructions\n" CSV_LINES2 CSV_LINES2);
 	free(out);
 
-	/* a different event set gets its own header */
+	/* other columns get their own header: thread rows have a tid, no threads */
 	out = render(OUTPUT_CSV, &iv, &iv2);
-	CHECK_STR(out,
-		  "ts,type,pid,tid,comm,cpu_ns,cpu_pct,threads,exited,cpu-clock,instructions\n"
-		  "1700000000.5,process,100,,bash,1500000000,75,2,0,1500000000,1200000\n"
-		  "1700000000.5,process,200,,\"we,ird \"\"x\"\"\",250000000,12.5,1,1,1234,\n"
-		  "ts,type,pid,tid,comm,cpu_ns,cpu_pct,threads,exited,"
-		  "\"cpu/event=0x3c,umask=0/\"\n"
-		  "1700000003,thread,100,101,a\\x01b\\xff\\\\\xc3\xa9,125000000,12.5,,0,20000\n"
-		  "1700000003,thread,100,100,\" lead\",0,0,,0,0\n");
+	CHECK_STR(out, CSV_IV2 "pid,comm,cpu_ns,cpu_pct,threads,exited,counts.cpu-clock,"
+		  "counts.instructions\n" CSV_LINES2
+		  "ts,type,schema,interval_s,ncpus,\"totals.cpu/event=0x3c,umask=0/\","
+		  "\"idle.cpu/event=0x3c,umask=0/\",\"lost.cpu/event=0x3c,umask=0/\","
+		  "cpu_ns.total,cpu_ns.idle,cpu_ns.lost,\"running.cpu/event=0x3c,umask=0/\","
+		  "\"raw.cpu/event=0x3c,umask=0/.count\",\"raw.cpu/event=0x3c,umask=0/.enabled\","
+		  "\"raw.cpu/event=0x3c,umask=0/.running\",dropped,read_errors,switches,"
+		  "self.bpf_ns_per_switch,self.cpu_pct,method,notice,pid,tid,comm,cpu_ns,cpu_pct,"
+		  "exited,\"counts.cpu/event=0x3c,umask=0/\"\n"
+		  "1700000003,interval,1,1,1,20000,0,0,1000000000,1000000000,0,1,20000,50,50,"
+		  "0,0,7,250,,none,,,,,,,,\n"
+		  "1700000003,thread,,,,,,,,,,,,,,,,,,,,,100,101,a\\x01b\\xff\\\\\xc3\xa9,"
+		  "125000000,12.5,0,20000\n"
+		  "1700000003,thread,,,,,,,,,,,,,,,,,,,,,100,100,\" lead\",0,0,0,0\n");
 	free(out);
 }
 
@@ -485,8 +520,8 @@ TEST(output_bad_input_does_not_crash)
 	iv.nr_events = 99;		/* clamped to MAX_EVENTS */
 	iv.rows = NULL;			/* nr_rows without rows */
 	out = render(OUTPUT_CSV, &iv, NULL);
-	CHECK(strstr(out, ",event0,event1,") != NULL);
-	CHECK(strstr(out, ",event15\n") != NULL);
+	CHECK(strstr(out, ",totals.event0,totals.event1,") != NULL);
+	CHECK(strstr(out, ",counts.event15\n") != NULL);
 	CHECK(strstr(out, "event16") == NULL);
 	free(out);
 	out = render(OUTPUT_JSON, &iv, NULL);
@@ -566,7 +601,7 @@ TEST(output_flushes_each_interval)
 	setvbuf(f, NULL, _IOFBF, 8192);
 	o = output__new(OUTPUT_CSV, f);
 	CHECK_INT(output__interval(o, &iv), 0);
-	CHECK(strstr(buf, "1700000000.5,process,200,") != NULL);
+	CHECK(strstr(buf, ",200,\"we,ird \"\"x\"\"\",") != NULL);
 	output__free(o);
 	fclose(f);
 }
@@ -588,4 +623,237 @@ TEST(output_fmemopen_too_small_fails)
 	CHECK_INT(output__interval(o, &iv), -1);
 	output__free(o);
 	fclose(f);
+}
+
+/* ---- the contract: columns, rounding, the notice ---- */
+
+/* The comma-separated names of a CSV header line (quotes honoured), in *names*. */
+static int csv_names(const char *line, char names[][96], int max)
+{
+	int n = 0;
+
+	while (*line && *line != '\n' && n < max) {
+		size_t len = 0;
+		bool quoted = *line == '"';
+
+		if (quoted)
+			line++;
+		while (*line && (quoted ? *line != '"' : *line != ',' && *line != '\n')) {
+			if (len + 1 < 96)
+				names[n][len++] = *line;
+			line++;
+		}
+		if (quoted && *line == '"')
+			line++;
+		names[n++][len] = '\0';
+		if (*line == ',')
+			line++;
+	}
+	return n;
+}
+
+static bool has_name(char names[][96], int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+static int nr_duplicates(char names[][96], int n)
+{
+	int dup = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			dup += !strcmp(names[i], names[j]);
+	return dup;
+}
+
+static const char *const td_names[] = { "slots", "topdown-retiring" };
+
+/* A level-2 TopDown interval whose first event is called "slots", as on Intel. */
+static void make_topdown_interval(struct interval *iv, struct row rows[2])
+{
+	make_interval(iv, rows);
+	iv->event_names = td_names;
+	iv->topdown = true;
+	iv->level = 2;
+	iv->method = "perf_metrics";
+	iv->td = (struct td_result){ .valid = true, .slots = 4000.4, .retiring = 0.7,
+				     .bad_speculation = 0.05 + 1e-17 * 4.4,
+				     .frontend_bound = 0.15, .backend_bound = 0.1,
+				     .heavy_ops = NAN, .light_ops = NAN,
+				     .branch_mispredicts = NAN, .machine_clears = NAN,
+				     .fetch_latency = NAN, .fetch_bandwidth = NAN,
+				     .memory_bound = NAN, .core_bound = NAN,
+				     .smt_contention = NAN };
+	iv->ipc = 1.23456789;
+	rows[0].td = iv->td;
+	rows[0].td.bad_speculation = 0.1 - 0.05;	/* 0.05000000000000000277 */
+	rows[0].ipc = 2.0 / 3;
+	rows[1].td = (struct td_result){ .valid = false, .slots = NAN };
+	rows[1].ipc = NAN;
+	iv->bpf_ns_per_switch = 123.456;
+	iv->self_cpu_pct = 0.123456;
+}
+
+TEST(output_csv_no_duplicate_columns)
+{
+	char names[128][96];
+	struct interval iv;
+	struct row rows[2];
+	char *out;
+	int n;
+
+	make_topdown_interval(&iv, rows);
+	out = render(OUTPUT_CSV, &iv, NULL);
+	n = csv_names(out, names, 128);
+	CHECK_INT(nr_duplicates(names, n), 0);
+	/* the event "slots" and the breakdown's slots are two columns */
+	CHECK(has_name(names, n, "counts.slots"));
+	CHECK(has_name(names, n, "totals.slots"));
+	CHECK(has_name(names, n, "slots"));
+	CHECK(has_name(names, n, "topdown.bad_speculation"));
+	CHECK(has_name(names, n, "topdown.memory_bound"));
+	CHECK(has_name(names, n, "level"));
+	CHECK(!has_name(names, n, "topdown.smt_contention"));
+	/* floats rounded to what they mean */
+	CHECK(strstr(out, "0.050000") == NULL);
+	CHECK(strstr(out, ",0.7,0.05,0.15,0.1,,,,,,,,,4000,1.2346\n") != NULL);
+	CHECK(strstr(out, ",0.7,0.05,0.15,0.1,,,,,,,,,4000,0.6667\n") != NULL);
+	CHECK(strstr(out, ",123.5,0.12,perf_metrics,2,") != NULL);
+	free(out);
+	/* AMD: SMT contention gets a column */
+	iv.smt_contention = true;
+	out = render(OUTPUT_CSV, &iv, NULL);
+	n = csv_names(out, names, 128);
+	CHECK(has_name(names, n, "topdown.smt_contention"));
+	free(out);
+}
+
+TEST(output_json_rounds)
+{
+	struct interval iv;
+	struct row rows[2];
+	char *out;
+
+	make_topdown_interval(&iv, rows);
+	iv.level = 1;
+	iv.ts = 1700000000.1234567;
+	out = render(OUTPUT_JSON, &iv, NULL);
+	CHECK(strstr(out, "\"ts\":1700000000.123457,") != NULL);
+	CHECK(strstr(out, "\"self\":{\"bpf_ns_per_switch\":123.5,\"cpu_pct\":0.12}") != NULL);
+	CHECK(strstr(out, "\"topdown\":{\"retiring\":0.7,\"bad_speculation\":0.05,"
+		      "\"frontend_bound\":0.15,\"backend_bound\":0.1},\"slots\":4000,"
+		      "\"ipc\":1.2346}") != NULL);
+	CHECK(strstr(out, "\"ipc\":0.6667}") != NULL);
+	/* a row that could not be measured: every field there, null */
+	CHECK(strstr(out, "\"topdown\":{\"retiring\":null,\"bad_speculation\":null,"
+		      "\"frontend_bound\":null,\"backend_bound\":null},\"slots\":null,"
+		      "\"ipc\":null}") != NULL);
+	free(out);
+}
+
+static const char *const cg_names[] = { "cpu-clock" };
+
+TEST(output_csv_cgroup_columns)
+{
+	char names[64][96];
+	struct interval iv;
+	struct row rows[1];
+	char path[] = "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod"
+		      "0f1e2d3c_4b5a_6978_8796_a5b4c3d2e1f0.slice/"
+		      "cri-containerd-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope";
+	char *out, *line;
+	int n;
+
+	memset(&iv, 0, sizeof(iv));
+	memset(rows, 0, sizeof(rows));
+	iv.ts = 1;
+	iv.interval_s = 1;
+	iv.ncpus = 1;
+	iv.nr_events = 1;
+	iv.event_names = cg_names;
+	iv.row_kind = ROW_CGROUP;
+	iv.cgroups = true;
+	iv.bpf_ns_per_switch = iv.self_cpu_pct = NAN;
+	rows[0].kind = ROW_CGROUP;
+	rows[0].cgroup = path;
+	rows[0].cgroup_id = 77;
+	rows[0].depth = 4;
+	rows[0].nr_threads = 3;
+	rows[0].cpu_ns = 500000000;
+	iv.rows = rows;
+	iv.nr_rows = 1;
+	out = render(OUTPUT_CSV, &iv, NULL);
+	n = csv_names(out, names, 64);
+	CHECK_INT(nr_duplicates(names, n), 0);
+	for (const char *const *k = (const char *const[]){ "cgroup", "cgroup_id", "container",
+							   "runtime", "pod", "qos", "unit",
+							   "depth", "tasks", NULL }; *k; k++)
+		CHECK(has_name(names, n, *k));
+	/* a cgroup's task count is not a thread count, and it has no pid */
+	CHECK(!has_name(names, n, "threads"));
+	CHECK(!has_name(names, n, "pid"));
+	CHECK(!has_name(names, n, "exited"));
+	line = strstr(out, "\n1,cgroup,");
+	CHECK(line != NULL);
+	if (line)
+		CHECK(strstr(line, ",77,0123456789ab,containerd,0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0,"
+			      "burstable,cri-containerd-0123456789abcdef0123456789abcdef"
+			      "0123456789abcdef0123456789abcdef.scope,500000000,50,4,3,0\n") != NULL);
+	free(out);
+}
+
+/* Two intervals with *a* and then *b* as notice, in *fmt*. */
+static char *render_notices(enum output_format fmt, const char *a, const char *b)
+{
+	struct interval iv, iv2;
+	struct row rows[2], rows2[2];
+	char *out;
+
+	make_interval(&iv, rows);
+	make_interval(&iv2, rows2);
+	iv.notice = a;
+	iv2.notice = b;
+	out = render(fmt, &iv, &iv2);
+	return out;
+}
+
+static int count_of(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+TEST(output_notice_once)
+{
+	char same[] = "TopDown unavailable: no core PMU; counting cycles instead";
+	struct tz_saved tz;
+	char *out;
+
+	tz_utc(&tz);
+	/* the same text (another copy of it): written in the first interval only */
+	out = render_notices(OUTPUT_TEXT, "TopDown unavailable: no core PMU; counting cycles instead",
+			     same);
+	CHECK_INT(count_of(out, "note: TopDown unavailable"), 1);
+	free(out);
+	out = render_notices(OUTPUT_TEXT, "first", "second");
+	CHECK_INT(count_of(out, "note: first\n"), 1);
+	CHECK_INT(count_of(out, "note: second\n"), 1);
+	free(out);
+	tz_restore(&tz);
+	out = render_notices(OUTPUT_JSON, same, same);
+	CHECK_INT(count_of(out, "\"notice\":"), 1);
+	free(out);
+	out = render_notices(OUTPUT_JSON, NULL, same);
+	CHECK_INT(count_of(out, "\"notice\":"), 1);
+	free(out);
+	out = render_notices(OUTPUT_CSV, same, same);
+	CHECK_INT(count_of(out, same), 1);
+	free(out);
 }

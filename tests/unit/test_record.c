@@ -533,7 +533,23 @@ TEST(record_unrecorded_parts_are_zero)
 	sample__free(&got);
 }
 
-/* ---- fixtures (a stable file of format version 1) ---- */
+/* ---- fixtures (stable files of format versions 1 and 2) ---- */
+
+/* Version 2 names the owners (the fixture's tid 1 is root's, 812 alice's,
+ * 1000 a uid without name, 900 unknown); version 1 knows none. */
+static void check_owners(const struct sample *s, int version)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct task_delta *t = &s->tasks[i];
+		const char *want = version < 2 ? "" : t->tid == 1 ? "root" :
+				   t->tid == 812 || t->tid == 813 ? "alice" :
+				   t->tid == 1000 ? "1001" : "";
+
+		CHECK_STR(t->user, want);
+		if (version >= 2 && t->tid == 812)
+			CHECK_INT(t->uid, 1000);
+	}
+}
 
 static void check_basic_fixture(const char *path)
 {
@@ -577,6 +593,7 @@ static void check_basic_fixture(const char *path)
 		}
 		if (n == 3)
 			CHECK_STR(s.tasks[3].comm, "caf\xc3\xa9");
+		check_owners(&s, h.version);
 	}
 	CHECK_INT(n, 3);
 	CHECK_STR(msg, "");
@@ -588,6 +605,7 @@ TEST(record_fixture_basic)
 {
 	check_basic_fixture(FIXTURES "basic.jsonl");
 	check_basic_fixture(FIXTURES "basic.jsonl.gz");
+	check_basic_fixture(FIXTURES "basic-v2.jsonl");
 }
 
 /*
@@ -596,7 +614,12 @@ TEST(record_fixture_basic)
  * interval's cgroups from the replay's tree puts the same cgroup lines in
  * the same places.
  */
-static void rewrite_fixture(const char *fixture, int want_n)
+static bool contains(const char *buf, size_t len, const char *s)
+{
+	return buf && memmem(buf, len, s, strlen(s));
+}
+
+static void rewrite_fixture(const char *fixture, const char *expected, int want_n)
 {
 	char path[256], err[256], msg[256], *want, *got;
 	struct sample s = { 0 };
@@ -622,12 +645,18 @@ static void rewrite_fixture(const char *fixture, int want_n)
 	CHECK_INT(n, want_n);
 	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
 	rec_reader__close(r);
-	want = read_all(fixture, &want_len);
 	got = read_all(path, &got_len);
-	CHECK_INT(got_len, want_len);
-	if (got_len != want_len || memcmp(got, want, want_len))
-		test_fail(__FILE__, __LINE__, "%s written differently", fixture);
-	free(want);
+	if (expected) {
+		want = read_all(expected, &want_len);
+		CHECK_INT(got_len, want_len);
+		if (got_len != want_len || memcmp(got, want, want_len))
+			test_fail(__FILE__, __LINE__, "%s written differently", fixture);
+		free(want);
+	} else {
+		CHECK(contains(got, got_len, "\"version\":2,"));
+		CHECK(contains(got, got_len, "\"exited\":false,\"uid\":4294967295,\"user\":\"\","));
+		CHECK(!contains(got, got_len, "\"uid\":0,"));
+	}
 	free(got);
 	unlink(path);
 	sample__free(&s);
@@ -635,8 +664,10 @@ static void rewrite_fixture(const char *fixture, int want_n)
 
 TEST(record_fixture_rewritten_exactly)
 {
-	rewrite_fixture(FIXTURES "basic.jsonl", 3);
-	rewrite_fixture(FIXTURES "cgroups.jsonl", 3);
+	rewrite_fixture(FIXTURES "basic-v2.jsonl", FIXTURES "basic-v2.jsonl", 3);
+	rewrite_fixture(FIXTURES "cgroups-v2.jsonl", FIXTURES "cgroups-v2.jsonl", 3);
+	/* version 1 read is version 2 written, with every owner unknown */
+	rewrite_fixture(FIXTURES "cgroups.jsonl", NULL, 3);
 }
 
 static const struct row *row_of(const struct interval *iv, __u64 cgroup_id)
@@ -1132,7 +1163,7 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	/* header */
 	{ "\"version\":1", "\"version\":7",
-	  "line 1: recording format version 7 is newer than this tdtop supports (1)" },
+	  "line 1: recording format version 7 is newer than this tdtop supports (2)" },
 	{ "\"version\":1", "\"version\":0",
 	  "line 1: field 'version' must be an integer in 1..2147483647" },
 	{ "\"version\":1", "\"version\":\"1\"", "line 1: field 'version' must be an integer" },
@@ -2228,4 +2259,30 @@ TEST(record_cgroup_truncated_every_offset)
 	}
 	free(data);
 	free_samples(want, 3);
+}
+
+/* Version 2: every task line names its owner, consistently. */
+TEST(record_malformed_owners)
+{
+	static const struct bad_case cases[] = {
+		{ "\"uid\":33,", "", "line 3: field 'uid' is missing" },
+		{ "\"uid\":33", "\"uid\":-1", "line 3: field 'uid' must be an integer in 0..4294967295" },
+		{ "\"uid\":33", "\"uid\":\"33\"", "line 3: field 'uid' must be an integer" },
+		{ ",\"user\":\"www\"", "", "line 3: field 'user' is missing" },
+		{ "\"uid\":33", "\"uid\":4294967295",
+		  "line 3: field 'user' must be \"\" exactly when 'uid' is 4294967295" },
+		{ "\"user\":\"www\"", "\"user\":\"\"",
+		  "line 3: field 'user' must be \"\" exactly when 'uid' is 4294967295" },
+		{ "\"user\":\"www\"", "\"user\":\"0123456789abcdef0123456789abcdefX\"",
+		  "line 3: field 'user' " },
+	};
+	char *v2 = subst(BASE, "\"version\":1", "\"version\":2");
+	char *one = subst(v2, "\"exited\":false,", "\"exited\":false,\"uid\":33,\"user\":\"www\",");
+	char *base = subst(one, "\"exited\":false,\"cpu", "\"exited\":false,\"uid\":4294967295,"
+			   "\"user\":\"\",\"cpu");
+
+	check_cases(base, cases, sizeof(cases) / sizeof(cases[0]), __LINE__);
+	free(base);
+	free(one);
+	free(v2);
 }

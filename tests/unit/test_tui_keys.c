@@ -41,7 +41,7 @@ static unsigned int type(struct tui_state *st, const char *s)
 
 static const char *sort_name(const struct tui_state *st)
 {
-	return tui_sort_name(&st->sort, names3, 3);
+	return sort_key__name(&st->sort, names3, 3);
 }
 
 /* Rows with PIDs pids[0..n) in that order. */
@@ -486,7 +486,7 @@ TEST(tui_state_init_copies_the_view)
 	CHECK_STR(v.comm, "sshd");
 	CHECK_INT(v.top, 5);
 	CHECK_INT(v.by, BY_THREAD);
-	CHECK_STR(tui_sort_name(&v.sort, names3, 3), "context-switches");
+	CHECK_STR(sort_key__name(&v.sort, names3, 3), "context-switches");
 	/* the cgroup filter stays in every view */
 	o.view.within = 42;
 	o.view.cgroup_depth = 3;
@@ -1026,4 +1026,19 @@ TEST(tui_empty_views_say_why)
 	CHECK(strstr(tui_empty_text(&st), "no cgroups charged yet") == tui_empty_text(&st));
 	type(&st, "/a.slice\n");
 	CHECK_STR(tui_empty_text(&st), "no cgroup matches the filter");
+}
+
+TEST(tui_note_on_the_status_line_at_start)
+{
+	struct tui_opts o = opts(false, false);
+	struct tui_state st;
+	char err[128];
+
+	o.note = "-s backend: TopDown is not measured; sorted by cpu";
+	CHECK_INT(tui_state__init(&st, &o, true, err, sizeof(err)), 0);
+	CHECK_STR(st.msg, "-s backend: TopDown is not measured; sorted by cpu");
+	CHECK(st.msg_error);
+	/* gone with the next key */
+	type(&st, ">");
+	CHECK(strstr(st.msg, "backend") == NULL);
 }
