@@ -51,8 +51,9 @@ WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS ?=
 CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSION)"' \
 	-I$(OUT) -Isrc -Ibpf -MMD -MP
-# libbpf needs libelf and zlib; zlib also compresses recordings
-LIB_LDLIBS := -ljansson -lncursesw -lmicrohttpd -lz -lm
+# libbpf needs libelf and zlib; zlib also compresses recordings; GnuTLS is the
+# exporter's TLS, libyaml reads its web configuration, libcrypt checks bcrypt
+LIB_LDLIBS := -ljansson -lncursesw -lgnutls -lyaml -lcrypt -lz -lm
 LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
 # STATIC=1: one self-contained binary, e.g. for booting other kernels in qemu
 ifeq ($(STATIC),1)

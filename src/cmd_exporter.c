@@ -18,17 +18,20 @@ static int exporter_serve(struct session *s, const struct options *o, struct exp
 			  char *err, size_t errlen)
 {
 	struct exporter *ex;
+	char url[128];
 	int ret;
 
 	session__print_notice(s);
 	eo->prom.version = TDTOP_VERSION;
 	eo->prom.method = s->st.method;
-	prom_event_kinds_from_roles(s->st.pipe.cfg.role, s->st.pipe.nr_events,
-				    eo->prom.event_kind);
+	eo->log = stderr;
+	prom_event_kinds(s->st.pipe.cfg.role, s->st.pipe.names, s->st.pipe.nr_events,
+			 eo->prom.event_kind);
 	ex = exporter__start(eo, err, errlen);
 	if (!ex)
 		return EXIT_RUNTIME;
-	fprintf(stderr, "tdtop: serving metrics on http://%s/metrics\n", eo->listen.text);
+	exporter_opts__describe(eo, url, sizeof(url));
+	fprintf(stderr, "tdtop: serving metrics on %s\n", url);
 	ret = session__run_rows(s, o, exporter_emit, ex, err, errlen);
 	exporter__stop(ex);
 	return ret;
@@ -36,14 +39,16 @@ static int exporter_serve(struct session *s, const struct options *o, struct exp
 
 int cmd_exporter(const struct options *o, const char *sysfs, char *err, size_t errlen)
 {
-	struct exporter_opts eo;
+	struct exporter_opts eo = {};
 	struct session s;
 	int ret;
 
 	ret = session__open(&s, o, sysfs, err, errlen);
 	if (ret)
 		goto out;
-	if (exporter_opts__parse(&eo, o->listen, o->by, o->top, o->delay_s, err, errlen)) {
+	if (exporter_opts__parse(&eo, &(struct exporter_args){ o->listen, o->web_config, o->by,
+							       o->by_comm, o->top, o->delay_s },
+				 err, errlen)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -54,5 +59,6 @@ int cmd_exporter(const struct options *o, const char *sysfs, char *err, size_t e
 		ret = exporter_serve(&s, o, &eo, err, errlen);
 out:
 	session__close(&s);
+	exporter_opts__free(&eo);
 	return ret;
 }

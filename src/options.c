@@ -34,6 +34,7 @@ enum {
 	OPT_LISTEN,
 	OPT_HELPER_READS,
 	OPT_FORCE,
+	OPT_WEB_CONFIG,
 };
 
 static const struct option long_opts[] = {
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -201,8 +203,11 @@ void options_usage(FILE *f, enum command cmd)
 		      "with rate(). Listens on loopback unless told otherwise.\n\n"
 		      "      --listen ADDR:PORT address to serve on (default 127.0.0.1:9717; other\n"
 		      "                         addresses only when given, e.g. 0.0.0.0:9717, [::1]:9717)\n"
+		      "      --web-config FILE  TLS and basic authentication, in the YAML web\n"
+		      "                         configuration of Prometheus exporters\n"
 		      "Series are per cgroup by default (--by cgroup); --by process gives per-process\n"
-		      "series, --top N keeps the N busiest (cgroups or processes).\n",
+		      "series, --by comm one per command name (process rows summed, fewer series);\n"
+		      "--top N keeps the N busiest.\n",
 		      f);
 		usage_measure(f, false);
 		fputs("\n", f);
@@ -383,6 +388,12 @@ static int set_value(struct options *o, int opt, const char *arg, char *err, siz
 	case 'p':
 		return parse_pids(arg, o, err, errlen);
 	case OPT_BY:
+		/* the exporter's series per command name: process rows summed */
+		o->by_comm = o->cmd == CMD_EXPORTER && !strcmp(arg, "comm");
+		if (o->by_comm) {
+			o->by = BY_PROCESS;
+			return 0;
+		}
 		return parse_by(arg, &o->by, err, errlen);
 	case 'c':
 		if (!*arg)
@@ -405,6 +416,9 @@ static int set_value(struct options *o, int opt, const char *arg, char *err, siz
 		break;
 	case OPT_LISTEN:
 		o->listen = arg;
+		break;
+	case OPT_WEB_CONFIG:
+		o->web_config = arg;
 		break;
 	}
 	return 0;
@@ -443,7 +457,7 @@ static unsigned int option_commands(int opt)
 		return ON_RECORD;
 	case OPT_DIFF:
 		return ON_REPORT;
-	case OPT_LISTEN:
+	case OPT_LISTEN: case OPT_WEB_CONFIG:
 		return ON_EXPORTER;
 	default:
 		return ON_ALL;

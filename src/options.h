@@ -38,10 +38,12 @@ struct options {
 	const char *files[2];	/* report: the recording(s) */
 	bool diff;		/* report --diff A B */
 	const char *listen;	/* exporter --listen ADDR:PORT; NULL: default */
+	const char *web_config;	/* exporter --web-config FILE; NULL: none */
 	const char *events;	/* -e; NULL for the default */
 	int pids[MAX_PIDS];
 	size_t nr_pids;
 	enum group_by by;	/* --by; -H is --by thread */
+	bool by_comm;		/* exporter --by comm: BY_PROCESS rows summed per name */
 	const char *cgroup;	/* -c: only this cgroup and below */
 	int cgroup_depth;	/* 0: any */
 	double delay_s;

@@ -1,120 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The exporter's HTTP server. The collector's thread renders each interval
- * once into an immutable, refcounted snapshot; scrapes only take a
- * reference to the latest one, so a slow client never holds up measuring.
+ * The exporter: each interval added to the store and rendered by the
+ * collector's thread (served.h), and the HTTP paths that serve the latest
+ * rendering, so that a slow client never holds up measuring.
  */
 #include <errno.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "util/clock.h"
 #include "util/errmsg.h"
+#include "exporter/auth.h"
 #include "exporter/exporter.h"
+#include "exporter/httpd.h"
 #include "exporter/negotiate.h"
 #include "exporter/render.h"
-
-/* ---- snapshots ---- */
-
-/* One rendered interval in both formats; immutable once published. */
-struct snapshot {
-	int refs;
-	char *text;
-	size_t text_len;
-	char *om;
-	size_t om_len;
-	double published;	/* CLOCK_MONOTONIC seconds */
-	double build_s;
-};
+#include "exporter/served.h"
 
 struct exporter {
-	struct MHD_Daemon *daemon;
-	double stale_s;			/* tdtop_up is 0 for older snapshots */
+	struct httpd *httpd;
+	struct basic_auth *auth;	/* NULL: none asked for */
+	double stale_s;			/* tdtop_up is 0 for older intervals */
 	struct prom_store *store;	/* the publishing thread's only */
+	FILE *log;
+	unsigned int logged;		/* prom_store__unavailable() bits already logged */
 	pthread_mutex_t lock;		/* guards cur, held for a pointer copy only */
-	struct snapshot *cur;
+	struct served *cur;
 };
 
-static void snapshot_put(struct snapshot *s)
+static struct served *served_now(struct exporter *e)
 {
-	if (!s || __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	free(s->text);
-	free(s->om);
-	free(s);
-}
-
-static struct snapshot *snapshot_get(struct exporter *e)
-{
-	struct snapshot *s;
+	struct served *s;
 
 	pthread_mutex_lock(&e->lock);
-	s = e->cur;
-	__atomic_add_fetch(&s->refs, 1, __ATOMIC_ACQ_REL);
+	s = served__get(e->cur);
 	pthread_mutex_unlock(&e->lock);
 	return s;
 }
 
-static int render_to(const struct prom_store *st, bool om, char **buf, size_t *len)
+static void publish(struct exporter *e, struct served *s)
 {
-	FILE *f = open_memstream(buf, len);
-	int ret;
-
-	if (!f)
-		return -ENOMEM;
-	ret = prom_store__render(st, om, f);
-	if (fclose(f) || ret) {
-		free(*buf);
-		*buf = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static struct snapshot *snapshot_render(const struct prom_store *st)
-{
-	struct snapshot *s = calloc(1, sizeof(*s));
-
-	if (!s)
-		return NULL;
-	s->refs = 1;
-	if (render_to(st, false, &s->text, &s->text_len) ||
-	    render_to(st, true, &s->om, &s->om_len)) {
-		snapshot_put(s);
-		return NULL;
-	}
-	return s;
-}
-
-static void publish(struct exporter *e, struct snapshot *s)
-{
-	struct snapshot *old;
+	struct served *old;
 
 	pthread_mutex_lock(&e->lock);
 	old = e->cur;
 	e->cur = s;
 	pthread_mutex_unlock(&e->lock);
-	snapshot_put(old);
+	served__put(old);
+}
+
+/* Each unavailable metric once, when it is found so. */
+static void log_unavailable(struct exporter *e)
+{
+	unsigned int na = prom_store__unavailable(e->store) & ~e->logged;
+
+	for (int i = 0; i < PROM_NR_NA; i++)
+		if ((na & (1u << i)) && prom_na_info[i].why && e->log)
+			fprintf(e->log, "tdtop: %s is not exported: %s\n", prom_na_info[i].metric,
+				prom_na_info[i].why);
+	e->logged |= na;
 }
 
 int exporter__publish(struct exporter *e, const struct interval *iv)
 {
-	double t0 = mono_s();
-	struct snapshot *s;
+	struct served *s;
 	int ret;
 
 	ret = prom_store__add(e->store, iv);
 	if (ret)
 		return ret;
-	s = snapshot_render(e->store);
+	log_unavailable(e);
+	s = served__render(e->store);
 	if (!s)
 		return -ENOMEM;
-	s->published = mono_s();
-	s->build_s = s->published - t0;
 	publish(e, s);
 	return 0;
 }
@@ -125,115 +85,153 @@ static const char index_html[] =
 	"<!DOCTYPE html>\n<html><head><title>tdtop exporter</title></head>\n"
 	"<body><h1>tdtop exporter</h1>\n"
 	"<p>Per-cgroup or per-process CPU time and TopDown issue slots: "
-	"<a href=\"/metrics\">/metrics</a></p></body></html>\n";
+	"<a href=\"/metrics\">/metrics</a></p>\n"
+	"<p>Liveness: <a href=\"/healthz\">/healthz</a></p></body></html>\n";
 
-static enum MHD_Result reply_static(struct MHD_Connection *c, unsigned int status,
-				    const char *type, const char *body, const char *allow)
+#define TEXT_TYPE "text/plain; charset=utf-8"
+
+static void reply_static(struct http_response *r, int status, const char *type,
+			 const char *body, const char *fields)
 {
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
-	if (!r)
-		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
+	r->status = status;
+	r->type = type;
+	r->fields = fields;
+	r->body[0] = (struct iovec){ (void *)body, strlen(body) };
+	r->nr_body = 1;
 }
 
-/* A scrape's body: the shared snapshot, then its own live trailer. */
+/* A scrape's body: the shared rendering, then its own live trailer. */
 struct body {
-	struct snapshot *snap;
-	char *tail;
+	struct served *s;
+	char *tail;		/* plain, or the end of the gzip member */
 	size_t tail_len;
 };
 
-static void body_free(void *cls)
+static void body_free(void *arg)
 {
-	struct body *b = cls;
+	struct body *b = arg;
 
-	snapshot_put(b->snap);
+	served__put(b->s);
 	free(b->tail);
 	free(b);
 }
 
-static enum MHD_Result reply_metrics(struct exporter *e, struct MHD_Connection *c)
+/* Whether the collector still publishes on time. */
+static bool fresh(const struct exporter *e, const struct served *s)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_ACCEPT);
-	bool om = prom_wants_openmetrics(accept);
-	struct MHD_IoVec iov[2];
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-	struct body *b;
-	FILE *f;
-	int err;
-
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return MHD_NO;
-	b->snap = snapshot_get(e);
-	f = open_memstream(&b->tail, &b->tail_len);
-	if (!f) {
-		body_free(b);
-		return MHD_NO;
-	}
-	err = prom_render_trailer(f, om, mono_s() - b->snap->published <= e->stale_s,
-				  b->snap->build_s);
-	if (fclose(f) || err) {
-		body_free(b);
-		return MHD_NO;
-	}
-	iov[0].iov_base = om ? b->snap->om : b->snap->text;
-	iov[0].iov_len = om ? b->snap->om_len : b->snap->text_len;
-	iov[1].iov_base = b->tail;
-	iov[1].iov_len = b->tail_len;
-	r = MHD_create_response_from_iovec(iov, 2, body_free, b);
-	if (!r) {
-		body_free(b);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				om ? PROM_OPENMETRICS_TYPE : PROM_TEXT_TYPE);
-	ret = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
-	return ret;
+	return mono_s() - s->published <= e->stale_s;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version,
-				  const char *upload_data, size_t *upload_data_size,
-				  void **con_cls)
+static int body_trailer(struct body *b, bool om, bool up)
 {
-	static int seen;
-	struct exporter *e = cls;
+	FILE *f = open_memstream(&b->tail, &b->tail_len);
+	int err;
 
-	/* answered at once, which closes the connection: no body is read */
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply_static(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
-				    "method not allowed: use GET\n", "GET, HEAD");
-	/*
-	 * Answer once the request is complete, which keeps the connection
-	 * open for the next scrape; a body, which GET should not have, is
-	 * discarded as it comes.
-	 */
-	if (!*con_cls) {
-		*con_cls = &seen;
-		return MHD_YES;
+	if (!f)
+		return -ENOMEM;
+	err = prom_render_trailer(f, om, up, b->s->render_s);
+	return fclose(f) || err ? -ENOMEM : 0;
+}
+
+/* The trailer compressed after the shared gzip'ed rendering; false to send it plain. */
+static bool body_gzip(struct body *b, bool om, struct iovec *head)
+{
+	const struct gz_body *gz = served__gzip(b->s, om);
+	char *tail;
+	size_t len;
+
+	if (!gz || gz_tail(gz, b->tail, b->tail_len, &tail, &len))
+		return false;
+	free(b->tail);
+	b->tail = tail;
+	b->tail_len = len;
+	*head = (struct iovec){ gz->data, gz->len };
+	return true;
+}
+
+static void reply_metrics(struct exporter *e, const struct http_request *rq,
+			  struct http_response *r)
+{
+	char buf[HTTP_MAX_HEAD];
+	bool om = prom_wants_openmetrics(http_request__field(rq, "Accept", buf, sizeof(buf)));
+	bool gz = prom_accepts_gzip(http_request__field(rq, "Accept-Encoding", buf, sizeof(buf)));
+	struct body *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
+		return;
 	}
-	if (*upload_data_size) {
-		*upload_data_size = 0;
-		return MHD_YES;
+	b->s = served_now(e);
+	if (body_trailer(b, om, fresh(e, b->s))) {
+		body_free(b);
+		reply_static(r, 503, TEXT_TYPE, "out of memory\n", NULL);
+		return;
 	}
-	if (!strcmp(url, "/metrics"))
-		return reply_metrics(e, c);
-	if (!strcmp(url, "/"))
-		return reply_static(c, MHD_HTTP_OK, "text/html; charset=utf-8", index_html, NULL);
-	return reply_static(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
-			    "not found: metrics are on /metrics\n", NULL);
+	r->status = 200;
+	r->type = om ? PROM_OPENMETRICS_TYPE : PROM_TEXT_TYPE;
+	r->body[0] = (struct iovec){ b->s->body[om], b->s->len[om] };
+	gz = gz && body_gzip(b, om, &r->body[0]);
+	/* the answer depends on both: caches must not mix them */
+	r->fields = gz ? "Content-Encoding: gzip\r\nVary: Accept, Accept-Encoding\r\n"
+		       : "Vary: Accept, Accept-Encoding\r\n";
+	r->body[1] = (struct iovec){ b->tail, b->tail_len };
+	r->nr_body = 2;
+	r->done = body_free;
+	r->done_arg = b;
+}
+
+/* For liveness probes: is an interval measured within a few delays? */
+static void reply_health(struct exporter *e, struct http_response *r)
+{
+	struct served *s = served_now(e);
+	bool up = fresh(e, s);
+
+	served__put(s);
+	reply_static(r, up ? 200 : 503, TEXT_TYPE,
+		     up ? "ok\n" : "stale: no interval measured in the last 3 delays\n", NULL);
+}
+
+/* Every path asks for the credentials, when there are users (as exporter-toolkit). */
+static bool authorized(struct exporter *e, const struct http_request *rq,
+		       struct http_response *r)
+{
+	char buf[HTTP_MAX_HEAD];
+
+	switch (basic_auth__check(e->auth, http_request__field(rq, "Authorization", buf,
+								 sizeof(buf)))) {
+	case AUTH_OK:
+		return true;
+	case AUTH_BUSY:
+		reply_static(r, 503, TEXT_TYPE, "authentication busy: try again\n",
+			     "Retry-After: 1\r\n");
+		return false;
+	default:
+		reply_static(r, 401, TEXT_TYPE, "authentication required\n",
+			     "WWW-Authenticate: Basic realm=\"tdtop\", charset=\"UTF-8\"\r\n");
+		return false;
+	}
+}
+
+static void on_request(void *ctx, const struct http_request *rq, struct http_response *r)
+{
+	struct exporter *e = ctx;
+
+	if (e->auth && !authorized(e, rq, r))
+		return;
+	if (rq->method == HTTP_OTHER) {
+		reply_static(r, 405, TEXT_TYPE, "method not allowed: use GET\n",
+			     "Allow: GET, HEAD\r\n");
+		/* a body it may have is not read */
+		r->close = true;
+	} else if (!strcmp(rq->path, "/metrics")) {
+		reply_metrics(e, rq, r);
+	} else if (!strcmp(rq->path, "/healthz")) {
+		reply_health(e, r);
+	} else if (!strcmp(rq->path, "/")) {
+		reply_static(r, 200, "text/html; charset=utf-8", index_html, NULL);
+	} else {
+		reply_static(r, 404, TEXT_TYPE, "not found: metrics are on /metrics\n", NULL);
+	}
 }
 
 static int listen_socket(const struct listen_addr *a, char *err, size_t errlen)
@@ -260,8 +258,14 @@ static int listen_socket(const struct listen_addr *a, char *err, size_t errlen)
 
 struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_t errlen)
 {
-	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
-	sigset_t all, old;
+	struct httpd_opts ho = {
+		.threads = EXPORTER_THREADS,
+		.max_conns = EXPORTER_MAX_CONNECTIONS,
+		.max_per_client = EXPORTER_MAX_PER_CLIENT,
+		.request_s = EXPORTER_REQUEST_S,
+		.idle_s = EXPORTER_IDLE_S,
+		.handler = on_request,
+	};
 	struct exporter *e;
 	int fd;
 
@@ -272,38 +276,26 @@ struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	e->stale_s = 3 * o->interval_s + 1;
+	e->log = o->log;
 	e->store = prom_store__new(&o->prom);
 	if (e->store)
-		e->cur = snapshot_render(e->store);
+		e->cur = served__render(e->store);
 	if (!e->cur) {
 		errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	e->cur->published = mono_s();
+	if (o->web && o->web->nr_users && !(e->auth = basic_auth__new(o->web))) {
+		errmsg(err, errlen, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	fd = listen_socket(&o->listen, err, errlen);
 	if (fd < 0)
 		goto fail;
-	if (o->listen.ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	/* the server's threads inherit this mask: signals stay with the collector */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	e->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, e,
-				     MHD_OPTION_LISTEN_SOCKET, fd,
-				     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)EXPORTER_THREADS,
-				     MHD_OPTION_CONNECTION_LIMIT,
-				     (unsigned int)EXPORTER_MAX_CONNECTIONS,
-				     MHD_OPTION_CONNECTION_TIMEOUT,
-				     (unsigned int)EXPORTER_TIMEOUT_S,
-				     MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-				     (size_t)EXPORTER_CONN_MEMORY,
-				     MHD_OPTION_END);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!e->daemon) {
-		errmsg(err, errlen, -EIO, "failed to start the HTTP server on %s", o->listen.text);
-		close(fd);
+	ho.ctx = e;
+	ho.tls = o->web ? o->web->tls : NULL;
+	e->httpd = httpd__start(fd, &ho, err, errlen);
+	if (!e->httpd)
 		goto fail;
-	}
 	return e;
 fail:
 	exporter__stop(e);
@@ -315,9 +307,9 @@ void exporter__stop(struct exporter *e)
 	if (!e)
 		return;
 	/* waits for the server's threads; responses in flight drop their references */
-	if (e->daemon)
-		MHD_stop_daemon(e->daemon);
-	snapshot_put(e->cur);
+	httpd__stop(e->httpd);
+	basic_auth__free(e->auth);
+	served__put(e->cur);
 	prom_store__free(e->store);
 	pthread_mutex_destroy(&e->lock);
 	free(e);

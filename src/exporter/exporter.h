@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The exporter's HTTP server (libmicrohttpd): the metrics of the last
- * complete interval on /metrics. Its options are in listen.h.
+ * The exporter: the metrics of the last complete interval served on
+ * /metrics (httpd.h). Its options are in listen.h.
  */
 #ifndef __TDTOP_EXPORTER_H
 #define __TDTOP_EXPORTER_H
@@ -9,18 +9,20 @@
 #include "rows/model.h"
 #include "exporter/listen.h"
 
-/* Limits that keep bad or slow clients from hurting the exporter. */
-#define EXPORTER_MAX_CONNECTIONS 128
-#define EXPORTER_TIMEOUT_S 10		/* idle connections are closed after this */
-#define EXPORTER_CONN_MEMORY 16384	/* per connection: larger headers are refused */
+/* Limits that keep bad or slow clients from hurting the exporter (httpd.h). */
+#define EXPORTER_MAX_CONNECTIONS 1024	/* room for scrapes beside hundreds of slow clients */
+#define EXPORTER_MAX_PER_CLIENT 16	/* per IPv4 address or IPv6 /64 */
+#define EXPORTER_REQUEST_S 10.0		/* a request whole, and again its answer taken */
+#define EXPORTER_IDLE_S 30.0		/* kept-alive, between two scrapes */
 #define EXPORTER_THREADS 2
 
 struct exporter;
 
 /*
- * Bind o->listen and serve. The state starts empty: build info and zero
- * counters until the first exporter__publish(). NULL with a one-line
- * message in *err* on failure (e.g. the address is in use).
+ * Bind o->listen and serve, with TLS and authentication as o->web asks
+ * (which must outlive the exporter). The state starts empty: build info
+ * and zero counters until the first exporter__publish(). NULL with a
+ * one-line message in *err* on failure (e.g. the address is in use).
  */
 struct exporter *exporter__start(const struct exporter_opts *o, char *err, size_t errlen);
 

@@ -79,8 +79,8 @@ char *prom_cgroup_labels(const char *path)
 	out = malloc(len);
 	if (!out)
 		goto cleanup;
-	snprintf(out, len, "cgroup=\"%s\"%s%s%s%s%s%s%s%s%s", p, u ? ",unit=\"" : "", u ? u : "",
-		 u ? "\"" : "", cl.container[0] ? ",container_id=\"" : "", cl.container,
+	snprintf(out, len, "cgroup=\"%s\"%s%s%s%s%s%s%s%s%s", p, u ? ",systemd_unit=\"" : "",
+		 u ? u : "", u ? "\"" : "", cl.container[0] ? ",container_id=\"" : "", cl.container,
 		 cl.container[0] ? "\"" : "", cl.pod_uid[0] ? ",pod_uid=\"" : "", cl.pod_uid,
 		 cl.pod_uid[0] ? "\"" : "");
 cleanup:
@@ -100,7 +100,9 @@ char *prom_process_labels(int pid, const char *comm)
 	prom_escape_label(esc, sizeof(esc), name);
 	len = strlen(esc) + 32;
 	out = malloc(len);
-	if (out)
+	if (out && pid < 0)
+		snprintf(out, len, "comm=\"%s\"", esc);
+	else if (out)
 		snprintf(out, len, "pid=\"%d\",comm=\"%s\"", pid, esc);
 	return out;
 }

@@ -16,7 +16,8 @@ size_t prom_escape_label(char *buf, size_t size, const char *s);
 /*
  * Label pairs without braces, malloc'ed; NULL on ENOMEM. A cgroup gets its
  * path and what the path tells (systemd unit, container id, pod uid); a
- * process its PID and comm (TASK_COMM_LEN bytes, not always terminated);
+ * process its PID and comm (TASK_COMM_LEN bytes, not always terminated),
+ * or only the comm for a pid < 0 (a series of every process of that name);
  * an event its name.
  */
 char *prom_cgroup_labels(const char *path);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "util/errmsg.h"
 #include "exporter/listen.h"
+#include "exporter/webconfig.h"
 
 static int parse_port(const char *s, int *port)
 {
@@ -145,26 +146,44 @@ void exporter_opts__init(struct exporter_opts *o)
 	o->interval_s = 1.0;
 }
 
-int exporter_opts__parse(struct exporter_opts *o, const char *listen, enum group_by by,
-			 size_t top, double interval_s, char *err, size_t errlen)
+int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a, char *err,
+			 size_t errlen)
 {
 	int ret;
 
 	exporter_opts__init(o);
-	if (listen) {
-		ret = listen_addr__parse(&o->listen, listen, err, errlen);
+	if (a->listen) {
+		ret = listen_addr__parse(&o->listen, a->listen, err, errlen);
 		if (ret)
 			return ret;
 	}
-	if (by != BY_CGROUP && by != BY_PROCESS)
+	if (a->by != BY_CGROUP && a->by != BY_PROCESS)
 		return errmsg(err, errlen, -EINVAL, "the exporter has no per-thread series: use "
-			      "--by cgroup or --by process");
-	o->prom.by = by;
-	if (top > PROM_MAX_SERIES)
+			      "--by cgroup, --by process or --by comm");
+	o->prom.by = a->by;
+	o->prom.by_comm = a->by == BY_PROCESS && a->by_comm;
+	if (a->top > PROM_MAX_SERIES)
 		return errmsg(err, errlen, -EINVAL,
-			      "invalid --top '%zu' for the exporter (want 1..%d)", top,
+			      "invalid --top '%zu' for the exporter (want 1..%d)", a->top,
 			      PROM_MAX_SERIES);
-	o->prom.top = top ? top : by == BY_PROCESS ? EXPORTER_DEFAULT_TOP : 0;
-	o->interval_s = interval_s;
+	o->prom.top = a->top ? a->top : a->by == BY_PROCESS ? EXPORTER_DEFAULT_TOP : 0;
+	o->interval_s = a->interval_s;
+	if (a->web_config) {
+		o->web = web_config__load(a->web_config, err, errlen);
+		if (!o->web)
+			return -EINVAL;
+	}
 	return 0;
+}
+
+void exporter_opts__describe(const struct exporter_opts *o, char *buf, size_t size)
+{
+	snprintf(buf, size, "http%s://%s/metrics%s", o->web && o->web->tls ? "s" : "",
+		 o->listen.text, o->web && o->web->nr_users ? " (basic authentication)" : "");
+}
+
+void exporter_opts__free(struct exporter_opts *o)
+{
+	web_config__free(o->web);
+	o->web = NULL;
 }

@@ -4,6 +4,7 @@
 #define __TDTOP_LISTEN_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include "exporter/store.h"
 
@@ -19,10 +20,14 @@ struct listen_addr {
 	char text[64];			/* "127.0.0.1:9717", "[::1]:9717" */
 };
 
+struct web_config;
+
 struct exporter_opts {
 	struct listen_addr listen;
 	struct prom_opts prom;
 	double interval_s;		/* -d: tdtop_up turns 0 after 3 intervals without one */
+	FILE *log;			/* a line per metric found unavailable; NULL: none */
+	struct web_config *web;		/* --web-config; NULL: plain HTTP, no authentication */
 };
 
 /*
@@ -35,13 +40,29 @@ int listen_addr__parse(struct listen_addr *a, const char *s, char *err, size_t e
 /* Defaults: 127.0.0.1:9717, per cgroup, every series, one-hour TTL, 1 s intervals. */
 void exporter_opts__init(struct exporter_opts *o);
 
+/* The command line's values the exporter takes. */
+struct exporter_args {
+	const char *listen;	/* --listen; NULL: 127.0.0.1:9717 */
+	const char *web_config;	/* --web-config FILE; NULL: none */
+	enum group_by by;	/* --by cgroup or process */
+	bool by_comm;		/* --by comm: process rows summed per command name */
+	size_t top;		/* --top; 0: every cgroup, or EXPORTER_DEFAULT_TOP */
+	double interval_s;	/* -d */
+};
+
 /*
- * The exporter's settings from the command line's values: --listen (NULL:
- * 127.0.0.1:9717), --by cgroup or process, --top (0: every cgroup, or
- * EXPORTER_DEFAULT_TOP processes) and -d. Returns 0, or -EINVAL with a
- * one-line message in *err* (a bad address, --by thread, --top too large).
+ * The exporter's settings from the command line's values, the web
+ * configuration read and checked. Returns 0, or -EINVAL with a one-line
+ * message in *err* (a bad address, --by thread, --top too large, a bad web
+ * configuration). Free with exporter_opts__free(), also after a failure.
  */
-int exporter_opts__parse(struct exporter_opts *o, const char *listen, enum group_by by,
-			 size_t top, double interval_s, char *err, size_t errlen);
+int exporter_opts__parse(struct exporter_opts *o, const struct exporter_args *a, char *err,
+			 size_t errlen);
+
+/* "https://127.0.0.1:9717/metrics (basic authentication)": where, and how. */
+void exporter_opts__describe(const struct exporter_opts *o, char *buf, size_t size);
+
+/* What parsing allocated (the web configuration); *o* may be zeroed or parsed. */
+void exporter_opts__free(struct exporter_opts *o);
 
 #endif /* __TDTOP_LISTEN_H */

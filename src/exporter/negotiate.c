@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* HTTP content negotiation: which exposition format an Accept header asks for. */
+/*
+ * HTTP content negotiation: which exposition format an Accept header asks
+ * for, and whether Accept-Encoding takes gzip.
+ */
 #include <string.h>
 #include <strings.h>
 #include "exporter/negotiate.h"
@@ -78,34 +81,76 @@ static bool media_range(const char *s, const char *end, const char **type_end, d
 	return true;
 }
 
-bool prom_wants_openmetrics(const char *accept)
+/*
+ * Each element of a comma-separated list that parses as a media range or
+ * coding with parameters, given to *fn*; malformed ones are ignored.
+ */
+static void each_range(const char *list, void (*fn)(void *ctx, const char *s, const char *end,
+						    double q, const char *ver,
+						    const char *ver_end),
+		       void *ctx)
 {
-	double q_om = 0, q_text = 0;
-	const char *p = accept;
-
-	if (!accept)
-		return false;
-	while (*p) {
+	for (const char *p = list; p && *p;) {
 		const char *end = strchr(p, ','), *start, *type_end, *ver, *ver_end;
 		double q;
 
 		if (!end)
 			end = p + strlen(p);
 		start = skip_ws(p, end);
-		if (start < end && media_range(start, end, &type_end, &q, &ver, &ver_end)) {
-			if (token_is(start, type_end, "application/openmetrics-text")) {
-				if (!ver || token_is(ver, ver_end, "1.0.0") ||
-				    token_is(ver, ver_end, "0.0.1"))
-					q_om = q > q_om ? q : q_om;
-			} else if (token_is(start, type_end, "text/plain")) {
-				if (!ver || token_is(ver, ver_end, "0.0.4"))
-					q_text = q > q_text ? q : q_text;
-			} else if (token_is(start, type_end, "*/*") ||
-				   token_is(start, type_end, "text/*")) {
-				q_text = q > q_text ? q : q_text;
-			}
-		}
+		if (start < end && media_range(start, end, &type_end, &q, &ver, &ver_end))
+			fn(ctx, start, type_end, q, ver, ver_end);
 		p = *end ? end + 1 : end;
 	}
-	return q_om > 0 && q_om >= q_text;
+}
+
+struct format_q {
+	double om, text;
+};
+
+static void weigh_format(void *ctx, const char *s, const char *end, double q, const char *ver,
+			 const char *ver_end)
+{
+	struct format_q *w = ctx;
+
+	if (token_is(s, end, "application/openmetrics-text")) {
+		if (!ver || token_is(ver, ver_end, "1.0.0") || token_is(ver, ver_end, "0.0.1"))
+			w->om = q > w->om ? q : w->om;
+	} else if (token_is(s, end, "text/plain")) {
+		if (!ver || token_is(ver, ver_end, "0.0.4"))
+			w->text = q > w->text ? q : w->text;
+	} else if (token_is(s, end, "*/*") || token_is(s, end, "text/*")) {
+		w->text = q > w->text ? q : w->text;
+	}
+}
+
+bool prom_wants_openmetrics(const char *accept)
+{
+	struct format_q w = {};
+
+	each_range(accept, weigh_format, &w);
+	return w.om > 0 && w.om >= w.text;
+}
+
+/* q of gzip itself (-1 unnamed) and of "*" */
+struct gzip_q {
+	double gzip, any;
+};
+
+static void weigh_coding(void *ctx, const char *s, const char *end, double q, const char *ver,
+			 const char *ver_end)
+{
+	struct gzip_q *w = ctx;
+
+	if (token_is(s, end, "gzip") || token_is(s, end, "x-gzip"))
+		w->gzip = q > w->gzip ? q : w->gzip;
+	else if (token_is(s, end, "*"))
+		w->any = q > w->any ? q : w->any;
+}
+
+bool prom_accepts_gzip(const char *accept_encoding)
+{
+	struct gzip_q w = { -1, 0 };
+
+	each_range(accept_encoding, weigh_coding, &w);
+	return w.gzip > 0 || (w.gzip < 0 && w.any > 0);
 }

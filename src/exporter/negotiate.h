@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The exposition formats' media types, and the choice between them. */
+/* The exposition formats' media types, the choice between them, and of gzip. */
 #ifndef __TDTOP_NEGOTIATE_H
 #define __TDTOP_NEGOTIATE_H
 
@@ -14,5 +14,11 @@
  * malformed headers give the text format.
  */
 bool prom_wants_openmetrics(const char *accept);
+
+/*
+ * Does an HTTP Accept-Encoding header accept gzip (or x-gzip, or "*"
+ * without gzip refused) with a q above 0? NULL or malformed: no.
+ */
+bool prom_accepts_gzip(const char *accept_encoding);
 
 #endif /* __TDTOP_NEGOTIATE_H */

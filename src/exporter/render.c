@@ -14,31 +14,38 @@
 #include "exporter/render.h"
 
 
-enum metric_type { COUNTER, GAUGE };
+/* INFO: an OpenMetrics info metric, a gauge of 1 in the text format. */
+enum metric_type { COUNTER, GAUGE, INFO };
 
 struct family {
-	const char *name;	/* as samples are named: counters end in _total */
+	const char *name;	/* as samples are named: counters end in _total, infos in _info */
 	enum metric_type type;
 	const char *unit;	/* OpenMetrics UNIT, a suffix of the family name; NULL */
 	const char *help;
 };
 
+/* The suffix OpenMetrics leaves out of a family's name. */
+static const char *om_suffix(enum metric_type type)
+{
+	return type == COUNTER ? "_total" : type == INFO ? "_info" : "";
+}
+
 /*
- * OpenMetrics names a counter family without its _total suffix and may
- * give a unit; the text format names it as its samples.
+ * OpenMetrics names a counter or info family without its suffix and may
+ * give a unit; the text format names it as its samples, and has no info.
  */
 static void family_header(FILE *f, bool om, const struct family *fam)
 {
-	const char *type = fam->type == COUNTER ? "counter" : "gauge";
+	static const char *const om_types[] = { "counter", "gauge", "info" };
 	int len = (int)strlen(fam->name);
 
 	if (!om) {
-		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name, type);
+		fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name,
+			fam->type == COUNTER ? "counter" : "gauge");
 		return;
 	}
-	if (fam->type == COUNTER)
-		len -= (int)strlen("_total");
-	fprintf(f, "# TYPE %.*s %s\n", len, fam->name, type);
+	len -= (int)strlen(om_suffix(fam->type));
+	fprintf(f, "# TYPE %.*s %s\n", len, fam->name, om_types[fam->type]);
 	if (fam->unit)
 		fprintf(f, "# UNIT %.*s %s\n", len, fam->name, fam->unit);
 	fprintf(f, "# HELP %.*s %s\n", len, fam->name, fam->help);
@@ -64,7 +71,7 @@ static void scalar(FILE *f, bool om, const struct family *fam, double v)
 }
 
 static const struct family fam_build = {
-	"tdtop_build_info", GAUGE, NULL,
+	"tdtop_build_info", INFO, NULL,
 	"tdtop's version and TopDown method (none without TopDown); always 1." };
 static const struct family fam_cpu = {
 	"tdtop_cpu_seconds_total", COUNTER, "seconds",
@@ -84,6 +91,9 @@ static const struct family fam_instr = {
 static const struct family fam_events = {
 	"tdtop_events_total", COUNTER, NULL,
 	"Counts of the other events counted, scaled for multiplexing." };
+static const struct family fam_event_s = {
+	"tdtop_event_seconds_total", COUNTER, "seconds",
+	"Time counted by the clock events (cpu-clock, task-clock), scaled for multiplexing." };
 
 /* Indices of the series to write: the top ones by recent CPU, in key order. */
 struct visible {
@@ -98,7 +108,7 @@ static int cmp_key(const void *a, const void *b, void *ctx)
 	const struct prom_series *x = &s->series[*(const size_t *)a];
 	const struct prom_series *y = &s->series[*(const size_t *)b];
 
-	if (s->o.by == BY_PROCESS && x->pid != y->pid)
+	if (s->o.by == BY_PROCESS && !s->o.by_comm && x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return strcmp(x->key, y->key);
 }
@@ -199,7 +209,9 @@ static void render_kind(FILE *f, bool om, const struct visible *v, enum prom_eve
 	}
 }
 
-static void render_events(FILE *f, bool om, const struct visible *v)
+/* The events of one kind, each in its own series: counts, or times in seconds. */
+static void render_events(FILE *f, bool om, const struct visible *v, enum prom_event_kind kind,
+			  const struct family *fam, double scale)
 {
 	const struct prom_store *s = v->s;
 	bool header = false;
@@ -208,12 +220,12 @@ static void render_events(FILE *f, bool om, const struct visible *v)
 		const struct prom_series *se = &s->series[v->idx[i]];
 
 		for (int e = 0; e < s->nr_events; e++) {
-			if (s->o.event_kind[e] != PROM_EV_GENERIC || !(se->ev_seen & (1u << e)))
+			if (s->o.event_kind[e] != kind || !(se->ev_seen & (1u << e)))
 				continue;
 			if (!header)
-				family_header(f, om, &fam_events);
+				family_header(f, om, fam);
 			header = true;
-			sample(f, fam_events.name, se->labels, s->ev_labels[e], se->ev[e]);
+			sample(f, fam->name, se->labels, s->ev_labels[e], se->ev[e] * scale);
 		}
 	}
 }
@@ -248,9 +260,6 @@ static void render_health(FILE *f, bool om, const struct prom_store *s)
 	static const struct family bpf = {
 		"tdtop_bpf_seconds_per_switch", GAUGE, NULL,
 		"Run time of tdtop's BPF program per context switch, last interval." };
-	static const struct family self_pct = {
-		"tdtop_self_cpu_percent", GAUGE, NULL,
-		"tdtop's own CPU use in percent of one CPU, last interval." };
 	static const struct family self_s = {
 		"tdtop_self_cpu_seconds_total", COUNTER, "seconds", "tdtop's own CPU time." };
 	static const struct family series = {
@@ -266,10 +275,32 @@ static void render_health(FILE *f, bool om, const struct prom_store *s)
 	scalar(f, om, &read_errors, s->read_errors);
 	scalar(f, om, &switches, s->switches);
 	scalar(f, om, &bpf, s->bpf_s_per_switch);
-	scalar(f, om, &self_pct, s->self_cpu_pct);
 	scalar(f, om, &self_s, s->self_cpu_s);
 	scalar(f, om, &series, (double)s->nr);
 	scalar(f, om, &overflow, s->overflow);
+}
+
+static void render_unavailable(FILE *f, bool om, const struct prom_store *s)
+{
+	static const struct family fam = {
+		"tdtop_metric_unavailable", GAUGE, NULL,
+		"1 for each metric tdtop cannot export here, with the reason "
+		"(see docs/exporter.md)." };
+	unsigned int na = prom_store__unavailable(s);
+
+	if (!na)
+		return;
+	family_header(f, om, &fam);
+	for (int i = 0; i < PROM_NR_NA; i++) {
+		char labels[128];
+
+		if (!(na & (1u << i)))
+			continue;
+		/* names and reasons are identifiers: nothing to escape */
+		snprintf(labels, sizeof(labels), "metric=\"%s\",reason=\"%s\"",
+			 prom_na_info[i].metric, prom_na_info[i].reason);
+		sample(f, fam.name, labels, NULL, 1);
+	}
 }
 
 int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f)
@@ -283,23 +314,25 @@ int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f)
 	render_slots(f, openmetrics, &v);
 	render_kind(f, openmetrics, &v, PROM_EV_CYCLES, &fam_cycles);
 	render_kind(f, openmetrics, &v, PROM_EV_INSTRUCTIONS, &fam_instr);
-	render_events(f, openmetrics, &v);
+	render_events(f, openmetrics, &v, PROM_EV_GENERIC, &fam_events, 1);
+	render_events(f, openmetrics, &v, PROM_EV_TIME, &fam_event_s, 1e-9);
 	render_health(f, openmetrics, s);
+	render_unavailable(f, openmetrics, s);
 	free(v.idx);
 	return ferror(f) ? -1 : 0;
 }
 
-int prom_render_trailer(FILE *f, bool openmetrics, bool up, double build_s)
+int prom_render_trailer(FILE *f, bool openmetrics, bool up, double render_s)
 {
 	static const struct family fam_up = {
 		"tdtop_up", GAUGE, NULL,
 		"1 while intervals are measured on time, 0 when the served values are stale." };
-	static const struct family fam_build_s = {
-		"tdtop_scrape_duration_seconds", GAUGE, "seconds",
-		"Time taken to turn the last interval into the values served." };
+	static const struct family fam_render_s = {
+		"tdtop_render_duration_seconds", GAUGE, "seconds",
+		"Time taken to render the last interval in both formats." };
 
 	scalar(f, openmetrics, &fam_up, up ? 1 : 0);
-	scalar(f, openmetrics, &fam_build_s, build_s);
+	scalar(f, openmetrics, &fam_render_s, render_s);
 	if (openmetrics)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -1 : 0;

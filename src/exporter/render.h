@@ -17,9 +17,9 @@ int prom_store__render(const struct prom_store *s, bool openmetrics, FILE *f);
 
 /*
  * tdtop_up (whether the collector still publishes on time) and
- * tdtop_scrape_duration_seconds (what building the served state took),
+ * tdtop_render_duration_seconds (what rendering the served state took),
  * then "# EOF" for OpenMetrics. Returns 0, or -1 when writing failed.
  */
-int prom_render_trailer(FILE *f, bool openmetrics, bool up, double build_s);
+int prom_render_trailer(FILE *f, bool openmetrics, bool up, double render_s);
 
 #endif /* __TDTOP_RENDER_H */

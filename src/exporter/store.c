@@ -85,9 +85,13 @@ static bool row_wanted(const struct prom_store *s, const struct row *r)
 	return s->o.by == BY_CGROUP ? r->kind == ROW_CGROUP : r->kind == ROW_PROCESS;
 }
 
-static void row_key(const struct row *r, char *buf, size_t size, const char **key)
+static void row_key(const struct prom_store *s, const struct row *r, char *buf, size_t size,
+		    const char **key)
 {
-	if (r->kind != ROW_CGROUP) {
+	if (r->kind != ROW_CGROUP && s->o.by_comm) {
+		snprintf(buf, size, "%.*s", TASK_COMM_LEN, r->comm);
+		*key = buf;
+	} else if (r->kind != ROW_CGROUP) {
 		snprintf(buf, size, "%d", r->pid);
 		*key = buf;
 	} else if (r->cgroup) {
@@ -112,7 +116,7 @@ static int series_new(struct prom_store *s, const struct row *r, const char *key
 	se->pid = r->pid;
 	memcpy(se->comm, r->comm, TASK_COMM_LEN);
 	se->labels = r->kind == ROW_CGROUP ? prom_cgroup_labels(key) :
-					     prom_process_labels(r->pid, r->comm);
+					     prom_process_labels(s->o.by_comm ? -1 : r->pid, r->comm);
 	if (!se->key || !se->labels || key_index__set(&s->index, hash, s->nr, NULL, NULL)) {
 		series_free(se);
 		return -ENOMEM;
@@ -140,7 +144,7 @@ static int map_rows(struct prom_store *s, const struct interval *iv, size_t *ids
 		ids[i] = SIZE_MAX;
 		if (!row_wanted(s, r))
 			continue;
-		row_key(r, buf, sizeof(buf), &key);
+		row_key(s, r, buf, sizeof(buf), &key);
 		hash = key_hash_str(key);
 		pos = series_find(s, key, hash);
 		if (pos >= 0) {
@@ -183,7 +187,8 @@ static void add_row(struct prom_store *s, struct prom_series *se, const struct i
 	se->cpu_s += cpu;
 	se->score += cpu;
 	se->last_seen = s->elapsed_s;
-	if (r->kind == ROW_PROCESS) {
+	/* a name outlives its processes: the series of a name only expires */
+	if (r->kind == ROW_PROCESS && !s->o.by_comm) {
 		se->exited = r->exited;
 		/* exec renames: same counts, new label (the old one stays on ENOMEM) */
 		relabel(se, r);
@@ -254,7 +259,6 @@ static void add_machine(struct prom_store *s, const struct interval *iv)
 	s->read_errors += iv->read_errors;
 	s->switches += iv->switches;
 	s->bpf_s_per_switch = iv->bpf_ns_per_switch / 1e9;
-	s->self_cpu_pct = iv->self_cpu_pct;
 	if (isfinite(iv->self_cpu_pct) && iv->self_cpu_pct > 0 && iv->interval_s > 0)
 		s->self_cpu_s += iv->self_cpu_pct / 100.0 * iv->interval_s;
 	if (!s->method_fixed && iv->method && *iv->method)
@@ -311,7 +315,6 @@ struct prom_store *prom_store__new(const struct prom_opts *o)
 	s->method_fixed = o->method && strcmp(o->method, "none");
 	s->nr_td = nr_td_fields < PROM_MAX_TD ? nr_td_fields : PROM_MAX_TD;
 	s->bpf_s_per_switch = NAN;
-	s->self_cpu_pct = NAN;
 	return s;
 }
 
@@ -335,16 +338,42 @@ size_t prom_store__nr_series(const struct prom_store *s)
 	return s->nr;
 }
 
-void prom_event_kinds_from_roles(const int *role, int n, enum prom_event_kind *out)
+const struct prom_na_info prom_na_info[PROM_NR_NA] = {
+	[PROM_NA_BPF_STATS] = { "tdtop_bpf_seconds_per_switch", "bpf_stats_refused",
+				"the kernel refused BPF run-time statistics (they need "
+				"CAP_SYS_ADMIN and Linux 5.8)" },
+	[PROM_NA_SLOTS] = { "tdtop_slots_total", "no_topdown", NULL },
+	[PROM_NA_TOPDOWN] = { "tdtop_topdown_slots_total", "no_topdown", NULL },
+};
+
+unsigned int prom_store__unavailable(const struct prom_store *s)
+{
+	unsigned int na = 0;
+
+	if (s->intervals >= 2 && !isfinite(s->bpf_s_per_switch))
+		na |= 1u << PROM_NA_BPF_STATS;
+	if (s->intervals >= 1 && !strcmp(s->method, "none"))
+		na |= 1u << PROM_NA_SLOTS | 1u << PROM_NA_TOPDOWN;
+	return na;
+}
+
+/* The software clocks count nanoseconds: a time, not a count of things. */
+static bool counts_time(const char *name)
+{
+	return name && (!strcmp(name, "cpu-clock") || !strcmp(name, "task-clock"));
+}
+
+void prom_event_kinds(const int *role, const char *const *names, int n,
+		      enum prom_event_kind *out)
 {
 	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
 		if (role[i] == TD_CYCLES)
 			out[i] = PROM_EV_CYCLES;
 		else if (role[i] == TD_INSTRUCTIONS)
 			out[i] = PROM_EV_INSTRUCTIONS;
-		else if (role[i] == TD_NO_ROLE)
-			out[i] = PROM_EV_GENERIC;
-		else
+		else if (role[i] != TD_NO_ROLE)
 			out[i] = PROM_EV_SKIP;
+		else
+			out[i] = counts_time(names[i]) ? PROM_EV_TIME : PROM_EV_GENERIC;
 	}
 }

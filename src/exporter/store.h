@@ -22,7 +22,8 @@
 
 /* How an event's counts are exported. */
 enum prom_event_kind {
-	PROM_EV_GENERIC,	/* tdtop_events_total{event="<name>"} */
+	PROM_EV_GENERIC,	/* tdtop_events_total{event="<name>"}: a count */
+	PROM_EV_TIME,		/* tdtop_event_seconds_total{event="<name>"}: ns counted */
 	PROM_EV_CYCLES,		/* tdtop_cycles_total */
 	PROM_EV_INSTRUCTIONS,	/* tdtop_instructions_total */
 	PROM_EV_SKIP,		/* not exported (TopDown inputs: see the slots metrics) */
@@ -30,6 +31,7 @@ enum prom_event_kind {
 
 struct prom_opts {
 	enum group_by by;		/* BY_CGROUP or BY_PROCESS */
+	bool by_comm;			/* BY_PROCESS: one series per command name */
 	size_t top;			/* row series written at most, by recent CPU; 0: all */
 	double series_ttl_s;		/* forget a series without rows this long; 0: never */
 	const char *version;		/* tdtop_build_info labels */
@@ -38,7 +40,7 @@ struct prom_opts {
 };
 
 struct prom_series {
-	char *key;		/* cgroup path, or the PID in decimal */
+	char *key;		/* cgroup path, the PID in decimal, or the comm */
 	size_t hash;		/* key_hash() of the key */
 	char *labels;		/* escaped label pairs, without braces */
 	int pid;
@@ -80,8 +82,23 @@ struct prom_store {
 	double self_cpu_s;
 	double overflow;	/* rows not tracked: PROM_MAX_SERIES reached */
 	double bpf_s_per_switch;	/* NAN: unknown */
-	double self_cpu_pct;		/* NAN: unknown */
 };
+
+/* Metrics a store cannot fill, for tdtop_metric_unavailable. */
+enum prom_unavailable {
+	PROM_NA_BPF_STATS,	/* tdtop_bpf_seconds_per_switch */
+	PROM_NA_SLOTS,		/* tdtop_slots_total */
+	PROM_NA_TOPDOWN,	/* tdtop_topdown_slots_total */
+	PROM_NR_NA,
+};
+
+struct prom_na_info {
+	const char *metric;
+	const char *reason;	/* the label value */
+	const char *why;	/* a line to log once; NULL: said elsewhere (the notice) */
+};
+
+extern const struct prom_na_info prom_na_info[PROM_NR_NA];
 
 /* NULL on ENOMEM or when o->by is neither BY_CGROUP nor BY_PROCESS. */
 struct prom_store *prom_store__new(const struct prom_opts *o);
@@ -102,10 +119,20 @@ int prom_store__add(struct prom_store *s, const struct interval *iv);
 size_t prom_store__nr_series(const struct prom_store *s);
 
 /*
- * Export kinds from TopDown roles (enum td_role, or TD_NO_ROLE): cycles
- * and instructions get their own metrics, events that only feed TopDown
- * are skipped, the others are generic.
+ * The metrics unavailable as of the intervals added: a bit per enum
+ * prom_unavailable. BPF statistics are known refused once the second
+ * interval still has none (the first turns them on); TopDown once an
+ * interval came without a method.
  */
-void prom_event_kinds_from_roles(const int *role, int n, enum prom_event_kind *out);
+unsigned int prom_store__unavailable(const struct prom_store *s);
+
+/*
+ * Export kinds from TopDown roles (enum td_role, or TD_NO_ROLE) and event
+ * names: cycles and instructions get their own metrics, events that only
+ * feed TopDown are skipped, the clocks (counting nanoseconds) are times,
+ * the others are counts.
+ */
+void prom_event_kinds(const int *role, const char *const *names, int n,
+		      enum prom_event_kind *out);
 
 #endif /* __TDTOP_STORE_H */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include "exporter/listen.h"
+#include "exporter/webconfig.h"
 #include "test.h"
 
 TEST(listen_addr_good)
@@ -90,31 +91,65 @@ TEST(listen_addr_bad)
 	}
 }
 
+static int parse(struct exporter_opts *eo, const char *listen, enum group_by by, bool by_comm,
+		 size_t top, char *err, size_t errlen)
+{
+	struct exporter_args a = { listen, NULL, by, by_comm, top, 0.5 };
+
+	return exporter_opts__parse(eo, &a, err, errlen);
+}
+
 TEST(exporter_opts_from_command_line)
 {
 	struct exporter_opts eo;
 	char err[256] = "";
 
-	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_CGROUP, 0, 0.5, err, sizeof(err)), 0);
+	CHECK_INT(parse(&eo, NULL, BY_CGROUP, false, 0, err, sizeof(err)), 0);
 	CHECK_STR(eo.listen.text, "127.0.0.1:9717");
 	CHECK_INT(eo.prom.by, BY_CGROUP);
 	CHECK_INT(eo.prom.top, 0);
 	CHECK_NEAR(eo.prom.series_ttl_s, EXPORTER_DEFAULT_TTL_S, 0);
 	CHECK_NEAR(eo.interval_s, 0.5, 0);
 
-	CHECK_INT(exporter_opts__parse(&eo, "[::1]:9999", BY_PROCESS, 0, 1, err, sizeof(err)), 0);
+	CHECK_INT(parse(&eo, "[::1]:9999", BY_PROCESS, false, 0, err, sizeof(err)), 0);
 	CHECK_STR(eo.listen.text, "[::1]:9999");
 	CHECK_INT(eo.prom.by, BY_PROCESS);
+	CHECK(!eo.prom.by_comm);
 	CHECK_INT(eo.prom.top, EXPORTER_DEFAULT_TOP);
-	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_PROCESS, 7, 1, err, sizeof(err)), 0);
+	CHECK_INT(parse(&eo, NULL, BY_PROCESS, false, 7, err, sizeof(err)), 0);
 	CHECK_INT(eo.prom.top, 7);
+	/* --by comm: process rows, one series per name, bounded like processes */
+	CHECK_INT(parse(&eo, NULL, BY_PROCESS, true, 0, err, sizeof(err)), 0);
+	CHECK(eo.prom.by_comm);
+	CHECK_INT(eo.prom.by, BY_PROCESS);
+	CHECK_INT(eo.prom.top, EXPORTER_DEFAULT_TOP);
 
-	CHECK_INT(exporter_opts__parse(&eo, "localhost:80", BY_PROCESS, 7, 1, err, sizeof(err)),
-		  -EINVAL);
+	{
+		char url[128];
+
+		exporter_opts__describe(&eo, url, sizeof(url));
+		CHECK_STR(url, "http://127.0.0.1:9717/metrics");
+	}
+
+	CHECK_INT(parse(&eo, "localhost:80", BY_PROCESS, false, 7, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "invalid IPv4 address 'localhost'"));
-	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_THREAD, 0, 1, err, sizeof(err)), -EINVAL);
+	CHECK_INT(parse(&eo, NULL, BY_THREAD, false, 0, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "no per-thread series"));
-	CHECK_INT(exporter_opts__parse(&eo, NULL, BY_PROCESS, PROM_MAX_SERIES + 1, 1, err,
-				       sizeof(err)), -EINVAL);
+	CHECK_INT(parse(&eo, NULL, BY_PROCESS, false, PROM_MAX_SERIES + 1, err, sizeof(err)),
+		  -EINVAL);
 	CHECK(strstr(err, "invalid --top"));
+
+	/* a web configuration is read and checked with the rest, and freed */
+	{
+		struct exporter_args a = { NULL, "/nonexistent/web.yml", BY_CGROUP, false, 0, 1 };
+
+		CHECK_INT(exporter_opts__parse(&eo, &a, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "cannot read web config /nonexistent/web.yml"));
+		a.web_config = "/dev/null";
+		CHECK_INT(exporter_opts__parse(&eo, &a, err, sizeof(err)), 0);
+		CHECK(eo.web && !eo.web->tls && !eo.web->nr_users);
+		exporter_opts__free(&eo);
+		CHECK(!eo.web);
+		exporter_opts__free(&eo);
+	}
 }

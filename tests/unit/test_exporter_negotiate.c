@@ -26,3 +26,21 @@ TEST(prom_accept_negotiation)
 	CHECK(!prom_wants_openmetrics(",,,;;;===,"));
 	CHECK(prom_wants_openmetrics(" , application/openmetrics-text , "));
 }
+
+TEST(prom_accept_encoding_gzip)
+{
+	/* what Prometheus and curl --compressed send */
+	CHECK(prom_accepts_gzip("gzip"));
+	CHECK(prom_accepts_gzip("deflate, gzip"));
+	CHECK(prom_accepts_gzip("br;q=1.0, GZIP;q=0.5, identity"));
+	CHECK(prom_accepts_gzip("x-gzip"));
+	CHECK(prom_accepts_gzip("*"));
+	CHECK(!prom_accepts_gzip(NULL));
+	CHECK(!prom_accepts_gzip(""));
+	CHECK(!prom_accepts_gzip("identity"));
+	CHECK(!prom_accepts_gzip("deflate, br"));
+	CHECK(!prom_accepts_gzip("gzip;q=0"));
+	CHECK(!prom_accepts_gzip("gzip;q=0, *"));
+	CHECK(!prom_accepts_gzip("*;q=0"));
+	CHECK(!prom_accepts_gzip("gzip;q=x"));
+}

@@ -38,7 +38,7 @@ static struct prom_store *handmade_store(void)
 	return s;
 }
 
-#define CTR_LABELS "cgroup=\"" CTR "\",unit=\"cri-containerd-" CID ".scope\"," \
+#define CTR_LABELS "cgroup=\"" CTR "\",systemd_unit=\"cri-containerd-" CID ".scope\"," \
 	"container_id=\"3f2a1b9c8d7e\",pod_uid=\"1234abcd-5678-90ef-1234-567890abcdef\""
 #define ODD_LABELS "cgroup=\"/a\\\"b\\\\c\\nd\""
 
@@ -99,10 +99,6 @@ static const char want_text[] =
 	"last interval.\n"
 	"# TYPE tdtop_bpf_seconds_per_switch gauge\n"
 	"tdtop_bpf_seconds_per_switch 1.5e-07\n"
-	"# HELP tdtop_self_cpu_percent tdtop's own CPU use in percent of one CPU, last "
-	"interval.\n"
-	"# TYPE tdtop_self_cpu_percent gauge\n"
-	"tdtop_self_cpu_percent 2.5\n"
 	"# HELP tdtop_self_cpu_seconds_total tdtop's own CPU time.\n"
 	"# TYPE tdtop_self_cpu_seconds_total counter\n"
 	"tdtop_self_cpu_seconds_total 0.0125\n"
@@ -115,8 +111,8 @@ static const char want_text[] =
 	"tdtop_series_overflow_total 0\n";
 
 static const char want_om[] =
-	"# TYPE tdtop_build_info gauge\n"
-	"# HELP tdtop_build_info tdtop's version and TopDown method (none without TopDown); "
+	"# TYPE tdtop_build info\n"
+	"# HELP tdtop_build tdtop's version and TopDown method (none without TopDown); "
 	"always 1.\n"
 	"tdtop_build_info{version=\"1.2.3\",method=\"perf_metrics\"} 1\n"
 	"# TYPE tdtop_cpu_seconds counter\n"
@@ -174,10 +170,6 @@ static const char want_om[] =
 	"# HELP tdtop_bpf_seconds_per_switch Run time of tdtop's BPF program per context "
 	"switch, last interval.\n"
 	"tdtop_bpf_seconds_per_switch 1.5e-07\n"
-	"# TYPE tdtop_self_cpu_percent gauge\n"
-	"# HELP tdtop_self_cpu_percent tdtop's own CPU use in percent of one CPU, last "
-	"interval.\n"
-	"tdtop_self_cpu_percent 2.5\n"
 	"# TYPE tdtop_self_cpu_seconds counter\n"
 	"# UNIT tdtop_self_cpu_seconds seconds\n"
 	"# HELP tdtop_self_cpu_seconds tdtop's own CPU time.\n"
@@ -241,11 +233,11 @@ TEST(prom_render_openmetrics_exact)
 			  "# HELP tdtop_up 1 while intervals are measured on time, 0 when the "
 			  "served values are stale.\n"
 			  "tdtop_up 1\n"
-			  "# TYPE tdtop_scrape_duration_seconds gauge\n"
-			  "# UNIT tdtop_scrape_duration_seconds seconds\n"
-			  "# HELP tdtop_scrape_duration_seconds Time taken to turn the last "
-			  "interval into the values served.\n"
-			  "tdtop_scrape_duration_seconds 0.000125\n"
+			  "# TYPE tdtop_render_duration_seconds gauge\n"
+			  "# UNIT tdtop_render_duration_seconds seconds\n"
+			  "# HELP tdtop_render_duration_seconds Time taken to render the last "
+			  "interval in both formats.\n"
+			  "tdtop_render_duration_seconds 0.000125\n"
 			  "# EOF\n");
 		free(buf);
 	}

@@ -33,7 +33,7 @@ TEST(prom_counters_accumulate_per_cgroup)
 		CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{cgroup=\"/\"} "), 3.5, 1e-12);
 		/* no row in the second interval: the cgroup's counter stays */
 		CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{cgroup=\"" NGINX
-				       "\",unit=\"nginx.service\"} "), 1.0, 1e-12);
+				       "\",systemd_unit=\"nginx.service\"} "), 1.0, 1e-12);
 		CHECK_NEAR(value_of(t, "tdtop_cycles_total{cgroup=\"/\"} "), 1100, 1e-9);
 		CHECK_NEAR(value_of(t, "tdtop_events_total{cgroup=\"/\",event=\"page-faults\"} "),
 			   5, 1e-9);
@@ -270,15 +270,132 @@ TEST(prom_store_rejects_bad_input)
 	prom_store__free(NULL);
 }
 
-TEST(prom_kinds_from_td_roles)
+TEST(prom_kinds_from_td_roles_and_names)
 {
-	int roles[] = { TD_SLOTS, TD_RETIRING, TD_CYCLES, TD_INSTRUCTIONS, TD_NO_ROLE };
-	enum prom_event_kind k[5];
+	int roles[] = { TD_SLOTS, TD_RETIRING, TD_CYCLES, TD_INSTRUCTIONS, TD_NO_ROLE,
+			TD_NO_ROLE, TD_NO_ROLE };
+	static const char *const names[] = { "slots", "topdown-retiring", "cycles",
+					      "instructions", "page-faults", "cpu-clock",
+					      "task-clock" };
+	enum prom_event_kind k[7];
 
-	prom_event_kinds_from_roles(roles, 5, k);
+	prom_event_kinds(roles, names, 7, k);
 	CHECK_INT(k[0], PROM_EV_SKIP);
 	CHECK_INT(k[1], PROM_EV_SKIP);
 	CHECK_INT(k[2], PROM_EV_CYCLES);
 	CHECK_INT(k[3], PROM_EV_INSTRUCTIONS);
 	CHECK_INT(k[4], PROM_EV_GENERIC);
+	/* the clocks count nanoseconds: times, kept apart from the counts */
+	CHECK_INT(k[5], PROM_EV_TIME);
+	CHECK_INT(k[6], PROM_EV_TIME);
+}
+
+/* cpu-clock in seconds of its own metric; tdtop_events_total holds counts only. */
+TEST(prom_clock_events_are_seconds)
+{
+	static const char *const names[] = { "cpu-clock", "page-faults", "task-clock" };
+	struct row r = cg_row("/", 1000000000ULL, 1500000000ULL, 7);
+	struct interval iv;
+	struct prom_opts o;
+	struct prom_store *s;
+	char *t;
+
+	opts_init(&o, BY_CGROUP);
+	o.event_kind[0] = PROM_EV_TIME;
+	o.event_kind[2] = PROM_EV_TIME;
+	s = prom_store__new(&o);
+	if (!s) {
+		CHECK(s);
+		return;
+	}
+	r.ev[2] = (struct delta){ 250000000ULL, 1000, 1000 };
+	iv_init(&iv, &r, 1);
+	iv.event_names = names;
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	t = render(s, false);
+	CHECK_NEAR(value_of(t, "tdtop_event_seconds_total{cgroup=\"/\",event=\"cpu-clock\"} "),
+		   1.5, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_event_seconds_total{cgroup=\"/\",event=\"task-clock\"} "),
+		   0.25, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_events_total{cgroup=\"/\",event=\"page-faults\"} "), 7, 0);
+	CHECK(t && !strstr(t, "tdtop_events_total{cgroup=\"/\",event=\"cpu-clock\"}"));
+	free(t);
+	t = render(s, true);
+	CHECK(t && strstr(t, "# TYPE tdtop_event_seconds counter\n"
+			  "# UNIT tdtop_event_seconds seconds\n"));
+	free(t);
+	prom_store__free(s);
+}
+
+/* --by comm: processes of one name in one series, which their exits do not end. */
+TEST(prom_series_per_command_name)
+{
+	struct row r1[] = { proc_row(10, "nginx", 1000000000ULL, false),
+			    proc_row(11, "nginx", 500000000ULL, true),
+			    proc_row(12, "sshd", 250000000ULL, false) };
+	struct row r2[] = { proc_row(13, "nginx", 250000000ULL, true) };
+	struct prom_opts o;
+	struct prom_store *s;
+	char *t;
+
+	opts_init(&o, BY_PROCESS);
+	o.by_comm = true;
+	s = prom_store__new(&o);
+	if (!s) {
+		CHECK(s);
+		return;
+	}
+	CHECK_INT(add_rows(s, r1, 3), 0);
+	CHECK_INT(prom_store__nr_series(s), 2);
+	CHECK_INT(add_rows(s, r2, 1), 0);
+	CHECK_INT(add_rows(s, r2, 0), 0);
+	CHECK_INT(prom_store__nr_series(s), 2);
+	t = render(s, false);
+	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{comm=\"nginx\"} "), 1.75, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_cpu_seconds_total{comm=\"sshd\"} "), 0.25, 1e-12);
+	CHECK_NEAR(value_of(t, "tdtop_events_total{comm=\"nginx\",event=\"page-faults\"} "), 30,
+		   0);
+	CHECK(t && !strstr(t, "pid="));
+	free(t);
+	prom_store__free(s);
+}
+
+/* What cannot be exported is said, with the reason, once it is known. */
+TEST(prom_unavailable_metrics)
+{
+	struct row r = cg_row("/", 1000000, 1, 1);
+	struct interval iv;
+	struct prom_store *s;
+	char *t;
+
+	s = store_new(BY_CGROUP, 0, 0);
+	if (!s)
+		return;
+	CHECK_INT(prom_store__unavailable(s), 0);
+	iv_init(&iv, &r, 1);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	/* the first interval turns the BPF statistics on: none yet is no verdict */
+	CHECK_INT(prom_store__unavailable(s), 0);
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__unavailable(s), 1u << PROM_NA_BPF_STATS);
+	t = render(s, false);
+	CHECK(t && strstr(t, "# TYPE tdtop_metric_unavailable gauge\n"
+			  "tdtop_metric_unavailable{metric=\"tdtop_bpf_seconds_per_switch\","
+			  "reason=\"bpf_stats_refused\"} 1\n"));
+	free(t);
+	iv.bpf_ns_per_switch = 120;
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__unavailable(s), 0);
+	t = render(s, true);
+	CHECK(t && !strstr(t, "tdtop_metric_unavailable"));
+	free(t);
+	/* without a TopDown method, the slots metrics */
+	iv.method = "none";
+	CHECK_INT(prom_store__add(s, &iv), 0);
+	CHECK_INT(prom_store__unavailable(s), 1u << PROM_NA_SLOTS | 1u << PROM_NA_TOPDOWN);
+	t = render(s, false);
+	CHECK(t && strstr(t, "tdtop_metric_unavailable{metric=\"tdtop_topdown_slots_total\","
+			  "reason=\"no_topdown\"} 1\n"));
+	free(t);
+	prom_store__free(s);
 }
