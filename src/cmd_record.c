@@ -77,7 +77,7 @@ static int header_fill(struct rec_header *h, const struct session *s, const stru
 {
 	rec_header__init_host(h, "/proc/cpuinfo");
 	h->ncpus = collector__ncpus(s->live.col);
-	if (recmeta_from_pipeline(h, &s->st.pipe, &s->st.events))
+	if (rec_header__from_pipeline(h, &s->st.pipe, &s->st.events))
 		return -1;
 	h->delay_s = o->delay_s;
 	snprintf(h->group_by, sizeof(h->group_by), "%s",

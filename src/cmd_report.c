@@ -87,7 +87,7 @@ static int replay__open(struct replay *r, const char *path, const struct options
 	r->rd = rec_reader__open(path, &r->h, err, errlen);
 	if (!r->rd)
 		return -1;
-	if (recmeta_to_pipeline(&r->h, &r->pipe, &max_level, err, errlen))
+	if (rec_header__to_pipeline(&r->h, &r->pipe, &max_level, err, errlen))
 		return -1;
 	r->level = o->level < max_level ? o->level : max_level;
 	/* a diff sums processes: threads are compared by their process's name */
@@ -235,7 +235,7 @@ static int diff_side(struct diff_table *t, int which, const char *path,
 			break;
 		}
 		duration_s += s.interval_s;
-		if (aggregate(&s, &r.view, r.pipe.nr_events, r.pipe.names, &iv)) {
+		if (interval__aggregate(&s, &r.view, r.pipe.nr_events, r.pipe.names, &iv)) {
 			ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}

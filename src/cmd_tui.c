@@ -82,7 +82,7 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 int cmd_tui(const struct options *opts, const char *sysfs, char *err, size_t errlen)
 {
 	struct options o = *opts;
-	int saved = o.level_given ? 0 : tui_rc_saved_level();
+	int saved = o.level_given ? 0 : tui_rc__saved_level();
 	struct session s;
 	int ret;
 

@@ -187,7 +187,7 @@ static int open_events(struct startup *st, const struct options *o, struct live 
 static int open_fallback(struct startup *st, const struct options *o, const char *sysfs,
 			 const char *list, struct live *live, char *err, size_t errlen)
 {
-	int ret = events_parse(sysfs, list, &st->events, err, errlen);
+	int ret = event_list__parse(sysfs, list, &st->events, err, errlen);
 
 	return ret ? ret : open_events(st, o, live, err, errlen);
 }
@@ -244,7 +244,7 @@ static int startup__open(struct startup *st, const struct options *o, const char
 	st->level = 1;
 	snprintf(st->method, sizeof(st->method), "none");
 	if (o->events) {
-		if (events_parse(sysfs, o->events, &st->events, err, errlen))
+		if (event_list__parse(sysfs, o->events, &st->events, err, errlen))
 			return EXIT_USAGE;
 		if (open_events(st, o, live, err, errlen))
 			return EXIT_RUNTIME;
@@ -293,7 +293,7 @@ static int check_events(const char *sysfs, const struct options *o, char *err, s
 {
 	struct event_list el;
 
-	return o->events ? events_parse(sysfs, o->events, &el, err, errlen) : 0;
+	return o->events ? event_list__parse(sysfs, o->events, &el, err, errlen) : 0;
 }
 
 /* A sort key may name an event by an alias (cs for context-switches). */
@@ -305,7 +305,7 @@ static int parse_sort(const char *sysfs, const char *key, const struct pipeline 
 
 	if (!sort_key__parse(key, p->names, p->nr_events, out))
 		return 0;
-	if (events_parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
+	if (event_list__parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
 		return -EINVAL;
 	return sort_key__parse(el.ev[0].name, p->names, p->nr_events, out);
 }

@@ -172,7 +172,7 @@ static void reopen_returned_cpus(struct collector *c)
 	char buf[4096], err[256];
 
 	if (read_small_file(c->online_path, buf, sizeof(buf)) <= 0 ||
-	    pmu_cpulist_parse(buf, &now, err, sizeof(err)))
+	    pmu_cpus__parse(buf, &now, err, sizeof(err)))
 		return;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		bool was = pmu_cpus__has(&c->online, cpu), is = pmu_cpus__has(&now, cpu);

@@ -230,7 +230,7 @@ static char *header_of(const struct interval *iv)
 	return buf;
 }
 
-int output_csv__write(FILE *f, const struct interval *iv, char **header)
+int output_write_csv(FILE *f, const struct interval *iv, char **header)
 {
 	char *h = header_of(iv);
 

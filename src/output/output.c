@@ -90,13 +90,13 @@ int output__interval(struct output *o, const struct interval *iv)
 	shown.notice = new_notice(o, iv->notice);
 	switch (o->fmt) {
 	case OUTPUT_JSON:
-		err = output_jsonl__write(o->json, &shown);
+		err = output_write_jsonl(o->json, &shown);
 		break;
 	case OUTPUT_CSV:
-		err = output_csv__write(o->f, &shown, &o->csv_header);
+		err = output_write_csv(o->f, &shown, &o->csv_header);
 		break;
 	default:
-		err = output_text__write(o->f, &shown);
+		err = output_write_text(o->f, &shown);
 		break;
 	}
 	/* fflush() first: buffered writes only fail here. */

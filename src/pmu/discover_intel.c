@@ -29,7 +29,7 @@ static int alias_config(const char *root, const char *pmu, const char *name, __u
 	struct event_list tmp;
 
 	snprintf(spec, sizeof(spec), "%s/%s/", pmu, name);
-	if (events_parse(root, spec, &tmp, NULL, 0))
+	if (event_list__parse(root, spec, &tmp, NULL, 0))
 		return -1;
 	*config = tmp.ev[0].config;
 	return 0;

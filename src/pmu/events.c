@@ -302,7 +302,7 @@ static void trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-int events_parse(const char *sysfs_root, const char *list, struct event_list *out, char *err,
+int event_list__parse(const char *sysfs_root, const char *list, struct event_list *out, char *err,
 		 size_t errlen)
 {
 	const char *pos = list;

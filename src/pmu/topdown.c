@@ -345,7 +345,7 @@ static bool td_arm(const struct td_counts *c, struct td_result *r)
 	return true;
 }
 
-void td_compute(enum td_method m, const struct td_counts *c, struct td_result *r)
+void td_counts__compute(enum td_method m, const struct td_counts *c, struct td_result *r)
 {
 	bool ok = false;
 

@@ -11,7 +11,7 @@
 #include "record/cgroup_table.h"
 #include "util/grow.h"
 
-bool rec_cgroup_path_ok(const char *path, size_t len)
+bool rec_cgroups__path_ok(const char *path, size_t len)
 {
 	size_t start = 1;
 

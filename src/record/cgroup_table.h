@@ -30,7 +30,7 @@ struct rec_cgroups {
 };
 
 /* "/" alone, or "/" and names joined by "/", none empty, "." or "..". */
-bool rec_cgroup_path_ok(const char *path, size_t len);
+bool rec_cgroups__path_ok(const char *path, size_t len);
 
 /*
  * Name *id* by *path* (valid, of *len* bytes). 0: it already was; 1: added

@@ -304,7 +304,7 @@ static int parse_cgroup(struct rec_reader *r, const json_t *j)
 	if (rec_get_str(&c, j, "path", path, sizeof(path)))
 		return -1;
 	len = strlen(path);
-	if (!rec_cgroup_path_ok(path, len))
+	if (!rec_cgroups__path_ok(path, len))
 		return rec_field_err(&c, "path", "must be \"/\" and names without empty, \".\" "
 				     "or \"..\" ones");
 	ret = rec_cgroups__set(&r->cg, id, path, len);

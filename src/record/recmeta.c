@@ -11,7 +11,7 @@
 #include "record/recmeta.h"
 #include "util/errmsg.h"
 
-int recmeta_from_pipeline(struct rec_header *h, const struct pipeline *p,
+int rec_header__from_pipeline(struct rec_header *h, const struct pipeline *p,
 			  const struct event_list *el)
 {
 	const struct td_config *cfg = &p->cfg;
@@ -55,7 +55,7 @@ static int level_available(const struct td_config *cfg)
 	return 1;
 }
 
-int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
+int rec_header__to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
 			char *err, size_t errlen)
 {
 	struct td_config *cfg = &p->cfg;

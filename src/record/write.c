@@ -294,7 +294,7 @@ int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char 
 		return errmsg(err, errlen, -1,
 				"failed to record cgroup %llu: path longer than %d bytes",
 				(unsigned long long)id, REC_MAX_CGROUP_PATH);
-	if (!rec_cgroup_path_ok(path, len))
+	if (!rec_cgroups__path_ok(path, len))
 		return errmsg(err, errlen, -1,
 				"failed to record cgroup %llu: path is not \"/\" and names without "
 				"empty, \".\" or \"..\" ones", (unsigned long long)id);

@@ -473,7 +473,7 @@ static enum row_kind view_row_kind(const struct view *v)
 	return v->by == BY_THREAD ? ROW_THREAD : ROW_PROCESS;
 }
 
-int aggregate(const struct sample *s, const struct view *v, int nr_events,
+int interval__aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv)
 {
 	const struct task_delta **tasks;

@@ -50,7 +50,7 @@ static void part_compute(const struct delta *ev, const struct td_config *cfg,
 			continue;
 		td_counts__set(&c, cfg->role[i], delta__scaled(&ev[i]) * scale[i]);
 	}
-	td_compute(p->method, &c, r);
+	td_counts__compute(p->method, &c, r);
 }
 
 /*
@@ -125,7 +125,7 @@ void metrics_compute(const struct delta *ev, const struct td_config *cfg, const 
 	*ipc = ipc_of(ev, cfg);
 }
 
-void metrics_fill(struct interval *iv, const struct td_config *cfg, const double *scale)
+void interval__fill_metrics(struct interval *iv, const struct td_config *cfg, const double *scale)
 {
 	struct delta sum[MAX_EVENTS];
 

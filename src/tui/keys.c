@@ -524,7 +524,7 @@ static unsigned int move_cursor(struct tui_state *st, int key)
 	return TUI_REDRAW;
 }
 
-const char *tui_empty_text(const struct tui_state *st)
+const char *tui_state__empty_text(const struct tui_state *st)
 {
 	if (st->by == BY_CGROUP)
 		return st->nr_pids || st->cg_filter[0] ? "no cgroup matches the filter"

@@ -414,7 +414,7 @@ void tui_rc__take(struct tui_rc *dst, const struct tui_rc *src, unsigned int bit
 	dst->has |= bits;
 }
 
-int tui_rc_saved_level(void)
+int tui_rc__saved_level(void)
 {
 	char path[4096], err[TUI_MSG_LEN];
 	struct tui_rc rc;

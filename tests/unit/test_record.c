@@ -702,7 +702,7 @@ TEST(record_fixture_cgroups)
 	CHECK_STR(rec_reader__cgroup_path(r, 1), "/");
 	CHECK_STR(rec_reader__cgroup_path(r, 3), "/system.slice/nginx.service");
 	CHECK(rec_reader__cgroup_path(r, 7) == NULL);	/* named before interval 2 */
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 5);
 	row = row_of(&iv, 3);
 	CHECK(row && row->cpu_ns == 400000000 && row->nr_threads == 2 && row->depth == 2);
@@ -721,7 +721,7 @@ TEST(record_fixture_cgroups)
 	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
 	CHECK_STR(rec_reader__cgroup_path(r, 7), "/system.slice/caf\xc3\xa9 50%.service");
 	CHECK_U64(rec_reader__cgroup_id(r, "/system.slice/caf\xc3\xa9 50%.service"), 7);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	row = row_of(&iv, 2);
 	CHECK(row && row->cpu_ns == 600000000 && row->nr_threads == 2);
 	interval__free_rows(&iv);
