@@ -77,7 +77,7 @@ static int header_fill(struct rec_header *h, const struct session *s, const stru
 {
 	rec_header__init_host(h, "/proc/cpuinfo");
 	h->ncpus = collector__ncpus(s->live.col);
-	if (recmeta_from_pipeline(h, &s->st.pipe, &s->st.events))
+	if (rec_header__from_pipeline(h, &s->st.pipe, &s->st.events))
 		return -1;
 	h->delay_s = o->delay_s;
 	snprintf(h->group_by, sizeof(h->group_by), "%s",
@@ -98,9 +98,10 @@ static int record__each(struct session *s, void *arg, char *err, size_t errlen)
 
 	if (r->owners && owners__fill(r->owners, &s->sample))
 		return errmsg(err, errlen, -ENOMEM, "out of memory");
-	/* names first: a replay shows cgroup rows with their paths */
-	if (s->cg.on)
-		recorder__write_cgroups(r->rec, &s->sample, &s->cg.tree, err, errlen);
+	/* names first: a replay shows cgroup rows with their paths; a refused
+	 * cgroup (a path beyond the format's limits) is left unnamed */
+	if (s->cg.on && recorder__write_cgroups(r->rec, &s->sample, &s->cg.tree, err, errlen) < 0)
+		return -1;
 	if (recorder__write(r->rec, &s->sample, err, errlen))
 		return -1;
 	r->rows += s->sample.nr;

@@ -87,7 +87,7 @@ static int replay__open(struct replay *r, const char *path, const struct options
 	r->rd = rec_reader__open(path, &r->h, err, errlen);
 	if (!r->rd)
 		return -1;
-	if (recmeta_to_pipeline(&r->h, &r->pipe, &max_level, err, errlen))
+	if (rec_header__to_pipeline(&r->h, &r->pipe, &max_level, err, errlen))
 		return -1;
 	r->level = o->level < max_level ? o->level : max_level;
 	/* a diff sums processes: threads are compared by their process's name */
@@ -170,17 +170,9 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	return n < 0 ? TUI_FETCH_ERROR : n == 0 ? TUI_FETCH_END : TUI_FETCH_OK;
 }
 
-static int screen_build(void *arg, const struct sample *s, const struct view *v, int level,
-		     struct interval *iv)
-{
-	struct replay *r = arg;
-
-	return pipeline__build(&r->pipe, s, v, level, iv) ? -1 : 0;
-}
-
 static int replay__show(struct replay *r, const struct options *o, char *err, size_t errlen)
 {
-	struct tui_source src = { .fetch = screen_fetch, .build = screen_build, .arg = r };
+	struct tui_source src = { .fetch = screen_fetch, .pipe = &r->pipe, .arg = r };
 	char title[sizeof(r->h.cpu_model) + 64];
 	struct tui_opts t = {
 		.delay_s = o->delay_s,
@@ -201,7 +193,7 @@ static int replay__show(struct replay *r, const struct options *o, char *err, si
 	};
 
 	snprintf(title, sizeof(title), "recording: %s, %s", r->h.cpu_model, r->pipe.method);
-	return tui_run(&src, &t, err, errlen) ? -1 : 0;
+	return cmd_tui_run(&src, &t, err, errlen) ? -1 : 0;
 }
 
 /* What a diff compares across runs: PIDs differ, command names do not. */
@@ -243,7 +235,7 @@ static int diff_side(struct diff_table *t, int which, const char *path,
 			break;
 		}
 		duration_s += s.interval_s;
-		if (aggregate(&s, &r.view, r.pipe.nr_events, r.pipe.names, &iv)) {
+		if (interval__aggregate(&s, &r.view, r.pipe.nr_events, r.pipe.names, &iv)) {
 			ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 			break;
 		}
@@ -288,10 +280,12 @@ static int report_diff(const struct options *o, char *err, size_t errlen)
 	ret = diff_side(&t, 0, o->files[0], o, err, errlen);
 	if (!ret)
 		ret = diff_side(&t, 1, o->files[1], o, err, errlen);
-	if (!ret) {
+	if (!ret)
 		diff_notes(&t, o);
-		diff_table__print(&t, o->format, o->level, stdout);
-	}
+	/* a closed pipe ends the report quietly, as in replay__print() */
+	if (!ret && diff_table__print(&t, o->format, o->level, stdout) && errno != EPIPE)
+		ret = errmsg(err, errlen, -1, "failed to write the comparison: %s",
+			     strerror(errno));
 	diff_table__free(&t);
 	return ret;
 }

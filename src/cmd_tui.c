@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* tdtop on a terminal: the live session shown in the interactive view. */
+#include <stdio.h>
 #include "commands.h"
 #include "startup.h"
 #include "tui/rc.h"
@@ -24,14 +25,6 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }
 
-static int screen_build(void *arg, const struct sample *sm, const struct view *v, int level,
-		      struct interval *iv)
-{
-	struct session *s = arg;
-
-	return pipeline__build(&s->st.pipe, sm, v, level, iv) ? -1 : 0;
-}
-
 static double screen_self_cost(void *arg, double *bpf_ns)
 {
 	struct session *s = arg;
@@ -41,12 +34,23 @@ static double screen_self_cost(void *arg, double *bpf_ns)
 }
 
 /* The notice is in the screen's header, not on stderr. */
+int cmd_tui_run(const struct tui_source *src, const struct tui_opts *t, char *err,
+		size_t errlen)
+{
+	char note[TUI_NOTE_LEN];
+	int ret = tui_run(src, t, err, errlen, note, sizeof(note));
+
+	if (note[0])
+		fprintf(stderr, "tdtop: %s\n", note);
+	return ret;
+}
+
 static int screen_show(struct session *s, const struct options *o, char *err, size_t errlen)
 {
 	const struct startup *st = &s->st;
 	struct tui_source src = {
 		.fetch = screen_fetch,
-		.build = screen_build,
+		.pipe = &st->pipe,
 		.self_cost = screen_self_cost,
 		.arg = s,
 		.live = true,
@@ -72,13 +76,13 @@ static int screen_show(struct session *s, const struct options *o, char *err, si
 	};
 
 	session_drop_privileges(o->verbose);
-	return tui_run(&src, &t, err, errlen) ? EXIT_RUNTIME : EXIT_OK;
+	return cmd_tui_run(&src, &t, err, errlen) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int cmd_tui(const struct options *opts, const char *sysfs, char *err, size_t errlen)
 {
 	struct options o = *opts;
-	int saved = o.level_given ? 0 : tui_rc_saved_level();
+	int saved = o.level_given ? 0 : tui_rc__saved_level();
 	struct session s;
 	int ret;
 

@@ -18,6 +18,16 @@ int cmd_batch(const struct options *o, const char *sysfs, char *err, size_t errl
 /* tdtop on a terminal: the interactive view. */
 int cmd_tui(const struct options *o, const char *sysfs, char *err, size_t errlen);
 
+struct tui_source;
+struct tui_opts;
+
+/*
+ * tui_run() for the commands that show the screen (live, a recording):
+ * its note on the settings file goes to stderr. tui_run()'s result.
+ */
+int cmd_tui_run(const struct tui_source *src, const struct tui_opts *t, char *err,
+		size_t errlen);
+
 /* The interactive view's saved settings the command line overrides (TUI_RC_* of tui/rc.h). */
 unsigned int cmd_tui_overrides(const struct options *o);
 

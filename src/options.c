@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/macros.h"
 #include "options.h"
 #include "util/errmsg.h"
 
@@ -309,7 +310,7 @@ static int parse_by(const char *arg, enum group_by *by, char *err, size_t errlen
 	static const char *const names[] = { [BY_PROCESS] = "process", [BY_THREAD] = "thread",
 					     [BY_CGROUP] = "cgroup" };
 
-	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++) {
+	for (int i = 0; i < (int)ARRAY_SIZE(names); i++) {
 		if (!strcmp(arg, names[i])) {
 			*by = (enum group_by)i;
 			return 0;
@@ -333,7 +334,7 @@ static const struct number_option {
 
 static const struct number_option *number_option(int opt)
 {
-	for (size_t i = 0; i < sizeof(number_options) / sizeof(number_options[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(number_options); i++)
 		if (number_options[i].opt == opt)
 			return &number_options[i];
 	return NULL;

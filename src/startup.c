@@ -144,6 +144,7 @@ static void set_method(struct startup *st, const struct td_config *cfg)
 static int open_live(struct startup *st, const struct options *o, const struct td_config *parts,
 		     struct live *live, char *err, size_t errlen)
 {
+	char note[256];
 	struct collector_opts copts = {
 		.events = &st->events,
 		.sysfs = st->sysfs,
@@ -152,9 +153,14 @@ static int open_live(struct startup *st, const struct options *o, const struct t
 		.helper_reads = o->helper_reads,
 		.by_cgroup = st->by_cgroup,
 		.verbose = o->verbose,
+		.note = note,
+		.notelen = sizeof(note),
 	};
+	int ret = live__open(live, &copts, err, errlen);
 
-	return live__open(live, &copts, err, errlen);
+	if (o->verbose && note[0])
+		fprintf(stderr, "tdtop: %s\n", note);
+	return ret;
 }
 
 /* IPC without TopDown: give cycles and instructions their roles. */
@@ -181,7 +187,7 @@ static int open_events(struct startup *st, const struct options *o, struct live 
 static int open_fallback(struct startup *st, const struct options *o, const char *sysfs,
 			 const char *list, struct live *live, char *err, size_t errlen)
 {
-	int ret = events_parse(sysfs, list, &st->events, err, errlen);
+	int ret = event_list__parse(sysfs, list, &st->events, err, errlen);
 
 	return ret ? ret : open_events(st, o, live, err, errlen);
 }
@@ -238,7 +244,7 @@ static int startup__open(struct startup *st, const struct options *o, const char
 	st->level = 1;
 	snprintf(st->method, sizeof(st->method), "none");
 	if (o->events) {
-		if (events_parse(sysfs, o->events, &st->events, err, errlen))
+		if (event_list__parse(sysfs, o->events, &st->events, err, errlen))
 			return EXIT_USAGE;
 		if (open_events(st, o, live, err, errlen))
 			return EXIT_RUNTIME;
@@ -287,7 +293,7 @@ static int check_events(const char *sysfs, const struct options *o, char *err, s
 {
 	struct event_list el;
 
-	return o->events ? events_parse(sysfs, o->events, &el, err, errlen) : 0;
+	return o->events ? event_list__parse(sysfs, o->events, &el, err, errlen) : 0;
 }
 
 /* A sort key may name an event by an alias (cs for context-switches). */
@@ -299,7 +305,7 @@ static int parse_sort(const char *sysfs, const char *key, const struct pipeline 
 
 	if (!sort_key__parse(key, p->names, p->nr_events, out))
 		return 0;
-	if (events_parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
+	if (event_list__parse(sysfs, key, &el, err, sizeof(err)) || el.nr != 1)
 		return -EINVAL;
 	return sort_key__parse(el.ev[0].name, p->names, p->nr_events, out);
 }

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "cgroup/names.h"
 #include "util/format.h"
 #include "util/strutil.h"
@@ -82,7 +83,7 @@ static bool is_unit(const char *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!unit_char(s[i]))
 			return false;
-	for (size_t i = 0; i < sizeof(unit_suffixes) / sizeof(unit_suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(unit_suffixes); i++)
 		if (ends_with(s, n, unit_suffixes[i]) && n > strlen(unit_suffixes[i]))
 			return true;
 	return false;
@@ -128,7 +129,7 @@ static bool container(const char *s, size_t n, const char *parent, size_t pn,
 {
 	size_t base = ends_with(s, n, ".scope") ? n - strlen(".scope") : n;
 
-	for (size_t i = 0; i < sizeof(container_prefixes) / sizeof(container_prefixes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(container_prefixes); i++) {
 		size_t k = strlen(container_prefixes[i].prefix);
 
 		if (!starts_with(s, base, container_prefixes[i].prefix) ||
@@ -161,6 +162,30 @@ static bool is_qos(const char *s, size_t n)
 	return is_eq(s, n, "burstable") || is_eq(s, n, "besteffort");
 }
 
+/*
+ * What both kubelet drivers share below kubepods: *s* is a QoS class
+ * (recorded; not a pod yet) or "pod<uid>" below *parent*. A pod right
+ * below kubepods is "guaranteed"; with *qos_parent* the parent may name
+ * the class itself. True for a pod.
+ */
+static bool pod_tail(const char *s, size_t n, const char *parent, size_t pn, bool qos_parent,
+		     bool kube, struct cgroup_label *l)
+{
+	if (!kube)
+		return false;
+	if (is_qos(s, n) && is_eq(parent, pn, "kubepods")) {
+		set_qos(l, s, n);
+		return false;
+	}
+	if (!starts_with(s, n, "pod") || !parse_pod_uid(s + 3, n - 3, l->pod_uid))
+		return false;
+	if (qos_parent && is_qos(parent, pn))
+		set_qos(l, parent, pn);
+	else if (is_eq(parent, pn, "kubepods"))
+		set_qos(l, "guaranteed", strlen("guaranteed"));
+	return true;
+}
+
 /* kubelet's systemd driver: "kubepods-burstable-pod<uid>.slice" */
 static bool pod_slice(const char *s, size_t n, bool *kube, struct cgroup_label *l)
 {
@@ -185,19 +210,7 @@ static bool pod_slice(const char *s, size_t n, bool *kube, struct cgroup_label *
 	pvn = last - prev;
 	last++;
 	ln = s + base - last;
-	if (!*kube)
-		return false;
-	if (is_qos(last, ln) && is_eq(prev, pvn, "kubepods")) {
-		set_qos(l, last, ln);
-		return false;
-	}
-	if (!starts_with(last, ln, "pod") || !parse_pod_uid(last + 3, ln - 3, l->pod_uid))
-		return false;
-	if (is_qos(prev, pvn))
-		set_qos(l, prev, pvn);
-	else if (is_eq(prev, pvn, "kubepods"))
-		set_qos(l, "guaranteed", strlen("guaranteed"));
-	return true;
+	return pod_tail(last, ln, prev, pvn, true, *kube, l);
 }
 
 /* kubelet's cgroupfs driver: "kubepods/burstable/pod<uid>" */
@@ -208,17 +221,7 @@ static bool pod_dir(const char *s, size_t n, const char *parent, size_t pn, bool
 		*kube = true;
 		return false;
 	}
-	if (!*kube)
-		return false;
-	if (is_qos(s, n) && is_eq(parent, pn, "kubepods")) {
-		set_qos(l, s, n);
-		return false;
-	}
-	if (!starts_with(s, n, "pod") || !parse_pod_uid(s + 3, n - 3, l->pod_uid))
-		return false;
-	if (is_eq(parent, pn, "kubepods"))
-		set_qos(l, "guaranteed", strlen("guaranteed"));
-	return true;
+	return pod_tail(s, n, parent, pn, false, *kube, l);
 }
 
 static void recognise(const char *path, struct cgroup_label *l, struct label_ends *ends)

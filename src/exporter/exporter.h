@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The exporter: the metrics of the last complete interval served on
- * /metrics (httpd.h). Its options are in listen.h.
+ * /metrics (httpd.h). Its options are in opts.h.
  */
 #ifndef __TDTOP_EXPORTER_H
 #define __TDTOP_EXPORTER_H
 
 #include "rows/model.h"
-#include "exporter/listen.h"
+#include "exporter/opts.h"
 
 /* Limits that keep bad or slow clients from hurting the exporter (httpd.h). */
 #define EXPORTER_MAX_CONNECTIONS 1024	/* room for scrapes beside hundreds of slow clients */

@@ -145,7 +145,7 @@ static int map_rows(struct prom_store *s, const struct interval *iv, size_t *ids
 		if (!row_wanted(s, r))
 			continue;
 		row_key(s, r, buf, sizeof(buf), &key);
-		hash = key_hash(key, strlen(key));
+		hash = key_hash_str(key);
 		pos = series_find(s, key, hash);
 		if (pos >= 0) {
 			ids[i] = (size_t)pos;

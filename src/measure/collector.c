@@ -172,7 +172,7 @@ static void reopen_returned_cpus(struct collector *c)
 	char buf[4096], err[256];
 
 	if (read_small_file(c->online_path, buf, sizeof(buf)) <= 0 ||
-	    pmu_cpulist_parse(buf, &now, err, sizeof(err)))
+	    pmu_cpus__parse(buf, &now, err, sizeof(err)))
 		return;
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		bool was = pmu_cpus__has(&c->online, cpu), is = pmu_cpus__has(&now, cpu);
@@ -275,6 +275,8 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	int ret;
 
 	*out = NULL;
+	if (opts->note && opts->notelen)
+		opts->note[0] = '\0';
 	verbose_libbpf = opts->verbose;
 	libbpf_set_print(libbpf_print);
 
@@ -306,9 +308,9 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	/* Older kernels (before 6.2) refuse on_switch_mem: load again without */
 	ret = opts->helper_reads ? -ENOTSUP : load_skel(c, opts, true);
 	if (ret) {
-		if (opts->verbose && ret != -ENOTSUP)
-			fprintf(stderr, "tdtop: reading counts from memory refused (%s): "
-				"every counter is read through the helper\n", strerror(-ret));
+		if (ret != -ENOTSUP)
+			errmsg(opts->note, opts->notelen, 0, "reading counts from memory refused (%s): "
+			       "every counter is read through the helper", strerror(-ret));
 		ret = load_skel(c, opts, false);
 	}
 	if (ret) {

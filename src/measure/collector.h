@@ -25,6 +25,10 @@ struct collector_opts {
 	bool helper_reads;	/* never read counts from memory (on_switch_mem) */
 	bool by_cgroup;		/* charge per (task, cgroup) */
 	bool verbose;		/* pass libbpf's messages through */
+	/* optional: why counts are read through the helper although memory
+	 * reads were tried, else "" (a diagnostic for -v) */
+	char *note;
+	size_t notelen;
 };
 
 /*

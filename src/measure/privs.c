@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include "util/macros.h"
 #include "measure/privs.h"
 
 #ifndef CAP_PERFMON
@@ -48,7 +49,7 @@ int privs_drop(void)
 
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keep); i++)
 		mask[keep[i] / 32] |= 1u << (keep[i] % 32);
 	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
 		d[i].effective &= mask[i];

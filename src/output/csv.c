@@ -64,12 +64,8 @@ static void cell_int(struct line *l, const char *a, const char *b, int v)
 /* Rounded to *decimals*; empty when unknown (NaN). */
 static void cell_double(struct line *l, const char *a, const char *b, double v, int decimals)
 {
-	char num[FMT_DOUBLE_LEN];
-
-	if (!cell(l, a, b, NULL))
-		return;
-	fmt_double(num, sizeof(num), fmt_round(v, decimals));
-	fputs(num, l->f);
+	if (cell(l, a, b, NULL))
+		fmt_csv_double(l->f, fmt_round(v, decimals));
 }
 
 static void cell_str(struct line *l, const char *a, const char *s, size_t len)
@@ -234,7 +230,7 @@ static char *header_of(const struct interval *iv)
 	return buf;
 }
 
-int output_csv__write(FILE *f, const struct interval *iv, char **header)
+int output_write_csv(FILE *f, const struct interval *iv, char **header)
 {
 	char *h = header_of(iv);
 

@@ -174,7 +174,7 @@ static void put_row(struct json_writer *w, const struct interval *iv, const stru
 	json__newline(w);
 }
 
-int output_jsonl__write(struct json_writer *w, const struct interval *iv)
+int output_write_jsonl(struct json_writer *w, const struct interval *iv)
 {
 	put_interval(w, iv);
 	for (size_t i = 0; iv->rows && i < iv->nr_rows; i++)

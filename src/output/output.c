@@ -2,6 +2,7 @@
 /* The output object: picks the format and dispatches each interval to it. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/macros.h"
 #include "util/json.h"
 #include "output/formats.h"
 #include "output/output.h"
@@ -54,7 +55,7 @@ int output_format_parse(const char *s, enum output_format *fmt)
 		{ "csv", OUTPUT_CSV },
 	};
 
-	for (size_t i = 0; s && i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; s && i < ARRAY_SIZE(formats); i++) {
 		if (!strcmp(s, formats[i].name)) {
 			*fmt = formats[i].fmt;
 			return 0;
@@ -89,13 +90,13 @@ int output__interval(struct output *o, const struct interval *iv)
 	shown.notice = new_notice(o, iv->notice);
 	switch (o->fmt) {
 	case OUTPUT_JSON:
-		err = output_jsonl__write(o->json, &shown);
+		err = output_write_jsonl(o->json, &shown);
 		break;
 	case OUTPUT_CSV:
-		err = output_csv__write(o->f, &shown, &o->csv_header);
+		err = output_write_csv(o->f, &shown, &o->csv_header);
 		break;
 	default:
-		err = output_text__write(o->f, &shown);
+		err = output_write_text(o->f, &shown);
 		break;
 	}
 	/* fflush() first: buffered writes only fail here. */

@@ -180,7 +180,7 @@ static void put_row(FILE *f, const struct interval *iv, const struct row *r, boo
 	fputc('\n', f);
 }
 
-int output_text__write(FILE *f, const struct interval *iv)
+int output_write_text(FILE *f, const struct interval *iv)
 {
 	bool threads = has_threads(iv);
 

@@ -56,7 +56,7 @@ void arm_classify(const struct td_discovery *d, struct td_plan *p)
 {
 	char missing[TD_WHY_LEN];
 
-	if (!pmu_has_aliases(d->sysfs_root, p->pmu, arm_required, N(arm_required), missing,
+	if (!pmu_has_aliases(d->sysfs_root, p->pmu, arm_required, ARRAY_SIZE(arm_required), missing,
 			     sizeof(missing))) {
 		td_plan__why(p, "PMU '%s' has no %s (Armv8.4 STALL_SLOT events; KVM guests "
 			     "do not get them)", p->pmu, missing);
@@ -89,7 +89,7 @@ int arm_build(struct td_build *b)
 	/* the watchdog takes the cycle counter: cpu_cycles moves to a general one */
 	int used = 5 + (d->nmi_watchdog == 1);
 
-	if (td_build__group(b, defs, N(defs)))
+	if (td_build__group(b, defs, ARRAY_SIZE(defs)))
 		return -1;
 	if (!b->with_ipc)
 		return 0;

@@ -29,7 +29,7 @@ static int alias_config(const char *root, const char *pmu, const char *name, __u
 	struct event_list tmp;
 
 	snprintf(spec, sizeof(spec), "%s/%s/", pmu, name);
-	if (events_parse(root, spec, &tmp, NULL, 0))
+	if (event_list__parse(root, spec, &tmp, NULL, 0))
 		return -1;
 	*config = tmp.ev[0].config;
 	return 0;
@@ -99,12 +99,13 @@ static void classify_perf_metrics(const char *root, struct td_plan *p)
 {
 	char missing[TD_WHY_LEN];
 
-	if (!pmu_has_aliases(root, p->pmu, l1_metrics, N(l1_metrics), missing, sizeof(missing))) {
+	if (!pmu_has_aliases(root, p->pmu, l1_metrics, ARRAY_SIZE(l1_metrics), missing,
+			     sizeof(missing))) {
 		td_plan__why(p, "PMU '%s' lists slots but not %s", p->pmu, missing);
 		return;
 	}
 	p->method = TD_PERF_METRICS;
-	p->l2 = pmu_has_aliases(root, p->pmu, l2_metrics, N(l2_metrics), missing,
+	p->l2 = pmu_has_aliases(root, p->pmu, l2_metrics, ARRAY_SIZE(l2_metrics), missing,
 				sizeof(missing));
 	if (!p->l2)
 		td_plan__why(p, "PMU '%s' has no %s: PERF_METRICS holds only the 4 level-1 "
@@ -117,8 +118,8 @@ static void classify_atom(const struct td_discovery *d, struct td_plan *p)
 	char missing[TD_WHY_LEN];
 	__u64 cfg = 0;
 
-	if (!pmu_has_aliases(d->sysfs_root, p->pmu, atom_required, N(atom_required), missing,
-			     sizeof(missing))) {
+	if (!pmu_has_aliases(d->sysfs_root, p->pmu, atom_required, ARRAY_SIZE(atom_required),
+			     missing, sizeof(missing))) {
 		td_plan__why(p, "PMU '%s' lists topdown-retiring but not %s", p->pmu, missing);
 		return;
 	}
@@ -144,8 +145,8 @@ void intel_classify(const struct td_discovery *d, struct td_plan *p)
 
 	if (pmu_has_alias(root, p->pmu, "slots")) {
 		classify_perf_metrics(root, p);
-	} else if (pmu_has_aliases(root, p->pmu, generic_required, N(generic_required), missing,
-				   sizeof(missing))) {
+	} else if (pmu_has_aliases(root, p->pmu, generic_required, ARRAY_SIZE(generic_required),
+				   missing, sizeof(missing))) {
 		p->method = TD_INTEL_GENERIC;
 		p->ht_variant = alias_has_term(root, p->pmu, "topdown-total-slots", "any", 1);
 		td_plan__why(p, "pre-Ice Lake TopDown events have no level 2 in sysfs");
@@ -231,7 +232,7 @@ int intel_build_atom(struct td_build *b)
 		{ "topdown-be-bound", TD_BE_BOUND, NULL },
 	};
 
-	if (td_build__group(b, defs, N(defs)))
+	if (td_build__group(b, defs, ARRAY_SIZE(defs)))
 		return -1;
 	return b->with_ipc ? td_build__solo(b, "instructions", TD_INSTRUCTIONS) : 0;
 }

@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Internal to TopDown discovery: what discover.c, sysinfo.c, groups.c and
- * the per-vendor classifiers and builders (discover_intel.c, discover_amd.c,
- * discover_arm.c) share. Only those files include it; everyone else uses
- * pmu/discover.h.
+ * What TopDown discovery's files share: discover.c, sysinfo.c, groups.c
+ * and the per-vendor classifiers and builders (discover_intel.c,
+ * discover_amd.c, discover_arm.c). Everyone else uses pmu/discover.h.
  */
+/* Internal to pmu/. */
 #ifndef __TDTOP_DISCOVER_INTERNAL_H
 #define __TDTOP_DISCOVER_INTERNAL_H
 
 #include <stdbool.h>
+#include "util/macros.h"
 #include "pmu/discover.h"
 
 #define TD_WHY_LEN 200
-
-#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* What classification found out about one core PMU. */
 struct td_plan {

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/macros.h"
 #include "util/errmsg.h"
 #include "pmu/events.h"
 #include "pmu/pmu.h"
@@ -38,17 +39,16 @@ static const struct named_event hw_events[] = {
 	{ "stalled-cycles-frontend", NULL, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
 };
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 const struct named_event *events_software(size_t *n)
 {
-	*n = ARRAY_LEN(sw_events);
+	*n = ARRAY_SIZE(sw_events);
 	return sw_events;
 }
 
 const struct named_event *events_hardware(size_t *n)
 {
-	*n = ARRAY_LEN(hw_events);
+	*n = ARRAY_SIZE(hw_events);
 	return hw_events;
 }
 
@@ -235,13 +235,13 @@ static int resolve(const char *root, const char *name, struct event_spec *e, cha
 
 	if (strchr(name, '/'))
 		return parse_pmu_event(root, name, e, err, errlen);
-	n = find_named(sw_events, ARRAY_LEN(sw_events), name);
+	n = find_named(sw_events, ARRAY_SIZE(sw_events), name);
 	if (n) {
 		spec_init(e, n->name, PERF_TYPE_SOFTWARE);
 		e->config = n->config;
 		return 0;
 	}
-	n = find_named(hw_events, ARRAY_LEN(hw_events), name);
+	n = find_named(hw_events, ARRAY_SIZE(hw_events), name);
 	if (n) {
 		spec_init(e, n->name, PERF_TYPE_HARDWARE);
 		e->config = n->config;
@@ -302,7 +302,7 @@ static void trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-int events_parse(const char *sysfs_root, const char *list, struct event_list *out, char *err,
+int event_list__parse(const char *sysfs_root, const char *list, struct event_list *out, char *err,
 		 size_t errlen)
 {
 	const char *pos = list;
@@ -436,11 +436,11 @@ void events_print_list(const char *sysfs_root, FILE *out)
 	char **pmus = pmu_list(sysfs_root);
 
 	fprintf(out, "Software events:\n");
-	print_named(out, sw_events, ARRAY_LEN(sw_events));
+	print_named(out, sw_events, ARRAY_SIZE(sw_events));
 
 	fprintf(out, "\nHardware events:\n");
 	if (pmu_have_core(sysfs_root)) {
-		print_named(out, hw_events, ARRAY_LEN(hw_events));
+		print_named(out, hw_events, ARRAY_SIZE(hw_events));
 		fprintf(out, "  %-32s raw config of the core PMU, in hex\n", "rNNNN");
 	} else {
 		fprintf(out, "  (no hardware PMU found)\n");

@@ -38,7 +38,7 @@ struct event_list {
  * event). *sysfs_root* is "/sys" or a fixture tree. Returns 0, or -1 with
  * a one-line message in *err* (e.g. "unknown event 'foo' (see --list-events)").
  */
-int events_parse(const char *sysfs_root, const char *list, struct event_list *out,
+int event_list__parse(const char *sysfs_root, const char *list, struct event_list *out,
 		 char *err, size_t errlen);
 
 /* The counting attr for one event: no sampling, inherit 0, enabled. */
@@ -55,7 +55,7 @@ bool event_spec__counts_in_place(const struct event_spec *e);
  * the slices itself instead of a second clock read. */
 bool event_spec__is_cpu_clock(const struct event_spec *e);
 
-/* A name events_parse() knows without sysfs. */
+/* A name event_list__parse() knows without sysfs. */
 struct named_event {
 	const char *name;	/* canonical spelling */
 	const char *alias;	/* or NULL */
@@ -66,7 +66,7 @@ struct named_event {
 const struct named_event *events_software(size_t *n);
 const struct named_event *events_hardware(size_t *n);
 
-/* --list-events: every name events_parse() accepts on this machine. */
+/* --list-events: every name event_list__parse() accepts on this machine. */
 void events_print_list(const char *sysfs_root, FILE *out);
 
 /* The same as one JSON object; -1 on ENOMEM or a write error. */

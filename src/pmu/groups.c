@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Building the counter groups of the discovered parts: each event through
- * events_parse() with its role and sysfs string, a part's events all or
+ * event_list__parse() with its role and sysfs string, a part's events all or
  * none, and the whole list again without IPC when it does not fit.
  */
 #include <stdio.h>
@@ -11,7 +11,7 @@
 #define LEADS (-1)	/* add_event(): the event leads its own group */
 
 /*
- * Append pmu/body/ through events_parse(). *leader* is an event index or
+ * Append pmu/body/ through event_list__parse(). *leader* is an event index or
  * LEADS. Returns the new index, or -1 with *why* set (-E2BIG style full
  * lists are reported through *full*).
  */
@@ -29,7 +29,7 @@ static int add_event(struct td_discovery *d, const char *pmu, const char *body, 
 		return -1;
 	}
 	snprintf(spec, sizeof(spec), "%s/%s/", pmu, body);
-	if (events_parse(d->sysfs_root, spec, &tmp, why, wlen))
+	if (event_list__parse(d->sysfs_root, spec, &tmp, why, wlen))
 		return -1;
 	el->ev[idx] = tmp.ev[0];
 	el->ev[idx].leader = leader == LEADS ? idx : leader;

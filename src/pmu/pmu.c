@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/macros.h"
 #include "util/errmsg.h"
 #include "util/fileio.h"
 #include "util/grow.h"
@@ -103,7 +104,7 @@ int pmu_parse_u64(const char *s, __u64 *val)
 	return 0;
 }
 
-int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errlen)
+int pmu_format__parse(const char *s, struct pmu_format *f, char *err, size_t errlen)
 {
 	const char *colon = strchr(s, ':');
 	const char *p;
@@ -273,7 +274,7 @@ static void cpus_set(struct pmu_cpus *cpus, int cpu)
 	}
 }
 
-int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t errlen)
+int pmu_cpus__parse(const char *s, struct pmu_cpus *cpus, char *err, size_t errlen)
 {
 	const char *p = s;
 	size_t len = strlen(s);
@@ -436,7 +437,7 @@ int pmu_read_format(const char *root, const char *pmu, const char *term, struct 
 	ret = read_pmu_file(root, pmu, "format", term, NULL, buf, sizeof(buf), err, errlen);
 	if (ret)
 		return ret;
-	ret = pmu_format_parse(buf, f, msg, sizeof(msg));
+	ret = pmu_format__parse(buf, f, msg, sizeof(msg));
 	if (ret)
 		return errmsg(err, errlen, ret, "PMU '%s' term '%s': %s", pmu, term, msg);
 	return 0;
@@ -554,12 +555,12 @@ int pmu_read_cpus(const char *root, const char *pmu, struct pmu_cpus *cpus, char
 	if (!buf)
 		return errmsg(err, errlen, -ENOMEM,
 			      "failed to read CPUs of PMU '%s': out of memory", pmu);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && ret == -ENOENT; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files) && ret == -ENOENT; i++) {
 		ret = read_pmu_file(root, pmu, NULL, files[i], NULL, buf, CPULIST_FILE_LEN, err,
 				    errlen);
 		if (ret)
 			continue;
-		ret = pmu_cpulist_parse(buf, cpus, msg, sizeof(msg));
+		ret = pmu_cpus__parse(buf, cpus, msg, sizeof(msg));
 		if (ret) {
 			pmu_path(path, sizeof(path), root, pmu, NULL, files[i], NULL, NULL, 0);
 			errmsg(err, errlen, ret, "%s: %s", path, msg);
@@ -592,7 +593,7 @@ static bool is_companion(const char *name)
 	static const char *const suffixes[] = { ".scale", ".unit", ".snapshot", ".per-pkg" };
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (ends_with(name, n, suffixes[i]))
 			return true;
 	return false;

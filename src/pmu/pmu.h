@@ -52,7 +52,7 @@ struct pmu_cpus {
  */
 
 /* "config:0-7", "config1:0-15", "config:8-15,32-35", "config:21". */
-int pmu_format_parse(const char *s, struct pmu_format *f, char *err, size_t errlen);
+int pmu_format__parse(const char *s, struct pmu_format *f, char *err, size_t errlen);
 
 /* Bits a format holds (1..64). */
 int pmu_format__width(const struct pmu_format *f);
@@ -70,7 +70,7 @@ int pmu_parse_u64(const char *s, __u64 *val);
 int pmu_terms_parse(const char *s, struct pmu_term *terms, int max, char *err, size_t errlen);
 
 /* "0-3,8,10-11" (a trailing newline is fine, "" is the empty set). */
-int pmu_cpulist_parse(const char *s, struct pmu_cpus *cpus, char *err, size_t errlen);
+int pmu_cpus__parse(const char *s, struct pmu_cpus *cpus, char *err, size_t errlen);
 
 static inline bool pmu_cpus__has(const struct pmu_cpus *cpus, int cpu)
 {

@@ -98,7 +98,7 @@ const char *td_cpuinfo__arm_part(const struct td_cpuinfo *c)
 
 	if (!c->arm || c->arm_implementer != 0x41)
 		return NULL;
-	for (int i = 0; i < N(parts); i++)
+	for (int i = 0; i < (int)ARRAY_SIZE(parts); i++)
 		if (parts[i].part == c->arm_part)
 			return parts[i].name;
 	return NULL;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "util/macros.h"
 #include "pmu/topdown.h"
 
 /* perf's legacy stat-shadow.c sanitize_val(): rounding noise, not a result */
@@ -152,7 +153,7 @@ static void result_clamp(struct td_result *r)
 		&r->smt_contention,
 	};
 
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 		*f[i] = clamp01(*f[i]);
 }
 
@@ -344,7 +345,7 @@ static bool td_arm(const struct td_counts *c, struct td_result *r)
 	return true;
 }
 
-void td_compute(enum td_method m, const struct td_counts *c, struct td_result *r)
+void td_counts__compute(enum td_method m, const struct td_counts *c, struct td_result *r)
 {
 	bool ok = false;
 

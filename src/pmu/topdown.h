@@ -122,7 +122,7 @@ void td_counts__init(struct td_counts *c);
 void td_counts__set(struct td_counts *c, enum td_role role, double value);
 
 /* The breakdown of one row; r is always fully written. */
-void td_compute(enum td_method m, const struct td_counts *c, struct td_result *r);
+void td_counts__compute(enum td_method m, const struct td_counts *c, struct td_result *r);
 
 /* Stable name used as the JSON "method" value; "unknown" out of range. */
 const char *td_method_name(enum td_method m);

@@ -7,12 +7,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#define RECORD_INTERNAL
-#include "record/record.h"
+#include "record/format.h"
 #include "record/cgroup_table.h"
 #include "util/grow.h"
 
-bool rec_cgroup_path_ok(const char *path, size_t len)
+bool rec_cgroups__path_ok(const char *path, size_t len)
 {
 	size_t start = 1;
 

@@ -2,14 +2,11 @@
 /*
  * The cgroups a recording names: id -> path for the writer's dedupe and
  * the reader's lookups, path -> id for the tree a replay rebuilds from the
- * paths. Internal to record/.
+ * paths.
  */
+/* Internal to record/. */
 #ifndef __TDTOP_RECORD_CGROUP_H
 #define __TDTOP_RECORD_CGROUP_H
-
-#ifndef RECORD_INTERNAL
-#error "record/cgroup_table.h is internal to record/: include record/record.h"
-#endif
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,7 +30,7 @@ struct rec_cgroups {
 };
 
 /* "/" alone, or "/" and names joined by "/", none empty, "." or "..". */
-bool rec_cgroup_path_ok(const char *path, size_t len);
+bool rec_cgroups__path_ok(const char *path, size_t len);
 
 /*
  * Name *id* by *path* (valid, of *len* bytes). 0: it already was; 1: added

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "record/codec.h"
 

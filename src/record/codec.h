@@ -2,14 +2,11 @@
 /*
  * The recording's value encodings (byte strings as %XX-escaped ASCII, u64
  * beyond JSON's safe range as decimal strings) and strict field readers
- * whose errors name the line and the field. Internal to record/.
+ * whose errors name the line and the field.
  */
+/* Internal to record/. */
 #ifndef __TDTOP_RECORD_CODEC_H
 #define __TDTOP_RECORD_CODEC_H
-
-#ifndef RECORD_INTERNAL
-#error "record/codec.h is internal to record/: include record/record.h"
-#endif
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -18,7 +15,7 @@
 #include <linux/types.h>
 #include "rows/model.h"
 #include "util/json.h"
-#include "record/record.h"
+#include "record/format.h"
 
 /* Where a field is: errors read "line N: field '<prefix><key>' ...". */
 struct rec_ctx {
@@ -83,16 +80,5 @@ int rec_get_deltas(const struct rec_ctx *c, const json_t *obj, const char *key, 
 /* Decode an escaped string: -1 when it is not canonical or does not fit
  * below *size* decoded bytes, or holds %00. */
 int rec_str_decode(const char *s, size_t len, char *buf, size_t size);
-
-/* ---- the header line ---- */
-
-struct rec_header;
-
-/* The header line's object, to *w* (rec_header__check() it first). */
-void rec_header__json(const struct rec_header *h, struct json_writer *w);
-
-/* Parse the header line's object (type already checked) into *h*. */
-int rec_header__parse(struct rec_header *h, const json_t *j, unsigned long line, char *err,
-		      size_t errlen);
 
 #endif /* __TDTOP_RECORD_CODEC_H */

@@ -26,11 +26,6 @@ static bool key_is(const void *ctx, size_t pos)
 	return !strcmp(k->t->e[pos].key, k->key);
 }
 
-static size_t key_hash_str(const char *key)
-{
-	return key_hash(key, strlen(key));
-}
-
 static struct diff_entry *lookup(struct diff_table *t, const char *key)
 {
 	struct key_ref ref = { t, key };
@@ -270,11 +265,9 @@ static void print_csv(const struct diff_table *t, int level, FILE *f)
 			int n = group_values(t, e, g, level, v);
 
 			for (int k = 0; k < n; k++) {
-				char num[FMT_DOUBLE_LEN] = "";
-
+				fputc(',', f);
 				if (g == 2 || e->side[g].seen)
-					fmt_double(num, sizeof(num), fmt_round(v[k].v, v[k].decimals));
-				fprintf(f, ",%s", num);
+					fmt_csv_double(f, fmt_round(v[k].v, v[k].decimals));
 			}
 		}
 		fputc('\n', f);

@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
-#define RECORD_INTERNAL
 #include "util/errmsg.h"
-#include "record/record.h"
+#include "record/format.h"
 #include "record/codec.h"
 #include "pmu/topdown.h"
 

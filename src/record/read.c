@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#define RECORD_INTERNAL
+#include "util/macros.h"
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
@@ -93,7 +93,7 @@ static int parse_line(const char *line, size_t len, unsigned long lineno, json_t
 		json_decref(j);
 		return errmsg(err, errlen, -1, "line %lu: field 'type' must be a string", lineno);
 	}
-	for (size_t i = 0; i < sizeof(line_types) / sizeof(line_types[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(line_types); i++) {
 		if (!strcmp(json_string_value(t), line_types[i]) &&
 		    strlen(line_types[i]) == json_string_length(t)) {
 			*type = (enum line_type)i;
@@ -304,7 +304,7 @@ static int parse_cgroup(struct rec_reader *r, const json_t *j)
 	if (rec_get_str(&c, j, "path", path, sizeof(path)))
 		return -1;
 	len = strlen(path);
-	if (!rec_cgroup_path_ok(path, len))
+	if (!rec_cgroups__path_ok(path, len))
 		return rec_field_err(&c, "path", "must be \"/\" and names without empty, \".\" "
 				     "or \"..\" ones");
 	ret = rec_cgroups__set(&r->cg, id, path, len);
@@ -370,23 +370,31 @@ static int check_end(struct rec_reader *r, const json_t *j, size_t nr, __u64 dec
 	return 0;
 }
 
+/* next_line(); at the end (0) r->state set, *in_interval* if it cut one short. */
+static int next_line_or_end(struct rec_reader *r, json_t **j, enum line_type *type,
+			    bool in_interval)
+{
+	bool partial;
+	int ret = next_line(r, j, type, &partial);
+
+	if (!ret)
+		set_end(r, partial, in_interval);
+	return ret;
+}
+
 /* 1: *s* holds the next interval; 0: the end (r->state says how); -1. */
 static int read_interval(struct rec_reader *r, struct sample *s)
 {
 	enum line_type type;
 	__u64 declared = 0;
-	bool partial;
 	json_t *j;
 	int ret;
 
 	/* the cgroups the interval is the first to use come before it */
 	for (;;) {
-		ret = next_line(r, &j, &type, &partial);
-		if (ret <= 0) {
-			if (!ret)
-				set_end(r, partial, false);
+		ret = next_line_or_end(r, &j, &type, false);
+		if (ret <= 0)
 			return ret;
-		}
 		if (type != LINE_CGROUP)
 			break;
 		ret = parse_cgroup(r, j);
@@ -403,12 +411,9 @@ static int read_interval(struct rec_reader *r, struct sample *s)
 	if (ret)
 		return -1;
 	for (;;) {
-		ret = next_line(r, &j, &type, &partial);
-		if (ret <= 0) {
-			if (!ret)
-				set_end(r, partial, true);
+		ret = next_line_or_end(r, &j, &type, true);
+		if (ret <= 0)
 			return ret;
-		}
 		if (type == LINE_TASK && s->nr == declared) {
 			ret = errmsg(r->msg, sizeof(r->msg), -1,
 				       "line %lu: more tasks than the interval declares (%llu)",

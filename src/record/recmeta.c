@@ -6,11 +6,12 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "pmu/discover.h"
 #include "record/recmeta.h"
 #include "util/errmsg.h"
 
-int recmeta_from_pipeline(struct rec_header *h, const struct pipeline *p,
+int rec_header__from_pipeline(struct rec_header *h, const struct pipeline *p,
 			  const struct event_list *el)
 {
 	const struct td_config *cfg = &p->cfg;
@@ -48,13 +49,13 @@ static int level_available(const struct td_config *cfg)
 				  TD_AMD_BRN_MISP, TD_AMD_NOT_COMPLETE, TD_AMD_UCODE_OPS };
 
 	for (int i = 0; i < MAX_EVENTS; i++)
-		for (size_t k = 0; k < sizeof(l2) / sizeof(l2[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(l2); k++)
 			if (cfg->role[i] == l2[k])
 				return 2;
 	return 1;
 }
 
-int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
+int rec_header__to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
 			char *err, size_t errlen)
 {
 	struct td_config *cfg = &p->cfg;

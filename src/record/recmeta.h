@@ -15,14 +15,14 @@
  * *h*; an event of a TopDown part is named with its part's PMU. -1 when
  * something does not fit.
  */
-int recmeta_from_pipeline(struct rec_header *h, const struct pipeline *p,
+int rec_header__from_pipeline(struct rec_header *h, const struct pipeline *p,
 			  const struct event_list *el);
 
 /*
  * The pipeline for replaying *h*; its names point into *h*, which must
  * outlive it. *max_level* is the TopDown level the recording can show.
  */
-int recmeta_to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
+int rec_header__to_pipeline(const struct rec_header *h, struct pipeline *p, int *max_level,
 			char *err, size_t errlen);
 
 #endif /* __TDTOP_RECMETA_H */

@@ -13,10 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#define RECORD_INTERNAL
 #include "util/errmsg.h"
 #include "util/grow.h"
-#include "record/record.h"
+#include "record/format.h"
 #include "record/codec.h"
 #include "record/source.h"
 

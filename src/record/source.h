@@ -2,14 +2,11 @@
 /*
  * The bytes under a recording reader: a file descriptor or a memory
  * buffer, inflated when it starts with the gzip magic, cut into lines of
- * bounded length. Internal to record/, for the reader.
+ * bounded length, for the reader.
  */
+/* Internal to record/. */
 #ifndef __TDTOP_RECORD_SRC_H
 #define __TDTOP_RECORD_SRC_H
-
-#ifndef RECORD_INTERNAL
-#error "record/source.h is internal to record/: include record/record.h"
-#endif
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#define RECORD_INTERNAL
 #include "rows/aggregate.h"
 #include "util/errmsg.h"
 #include "record/record.h"
@@ -295,7 +294,7 @@ int recorder__write_cgroup(struct recorder *r, __u64 id, const char *path, char 
 		return errmsg(err, errlen, -1,
 				"failed to record cgroup %llu: path longer than %d bytes",
 				(unsigned long long)id, REC_MAX_CGROUP_PATH);
-	if (!rec_cgroup_path_ok(path, len))
+	if (!rec_cgroups__path_ok(path, len))
 		return errmsg(err, errlen, -1,
 				"failed to record cgroup %llu: path is not \"/\" and names without "
 				"empty, \".\" or \"..\" ones", (unsigned long long)id);
@@ -357,7 +356,7 @@ int recorder__write_cgroups(struct recorder *r, const struct sample *s,
 		if (write_lineage(r, t, id, err, errlen, &refused))
 			return -1;
 	}
-	return refused ? -1 : 0;
+	return refused ? 1 : 0;
 }
 
 int recorder__close(struct recorder *r, char *err, size_t errlen)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/macros.h"
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
 #include "util/grow.h"
@@ -20,7 +21,7 @@ int sort_key__parse(const char *s, const char *const *names, int nr_names, struc
 	} fixed[] = { { "cpu", SORT_CPU }, { "cpu_pct", SORT_CPU }, { "pid", SORT_PID },
 		      { "comm", SORT_COMM } };
 
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
 		if (!strcmp(s, fixed[i].name)) {
 			key->kind = fixed[i].kind;
 			key->event = -1;
@@ -127,22 +128,11 @@ static char *cgroup_path_dup(const struct view *v, __u64 id)
 }
 
 /* The name filter applies to what the row shows: thread or process name. */
-static bool comm_wanted(const struct view *v, const struct row *r)
+static bool comm_wanted(void *view, const struct row *r)
 {
+	const struct view *v = view;
+
 	return !v->comm || strstr(r->comm, v->comm);
-}
-
-static size_t filter_comm(const struct view *v, struct row *rows, size_t n)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (comm_wanted(v, &rows[i]))
-			rows[kept++] = rows[i];
-		else
-			free(rows[i].cgroup);
-	}
-	return kept;
 }
 
 static void bucket_to_model(struct delta *dst, __u64 *cpu_ns, const struct bucket_delta *b)
@@ -452,7 +442,8 @@ static int task_rows(const struct view *v, const struct task_delta **tasks, size
 
 	if (!rows)
 		return -ENOMEM;
-	*nr_rows = filter_comm(v, rows, absent_rows(v, rows, group_tasks(v, tasks, n, rows)));
+	*nr_rows = rows__filter(rows, absent_rows(v, rows, group_tasks(v, tasks, n, rows)),
+				comm_wanted, (void *)v);
 	*rowsp = rows;
 	return 0;
 }
@@ -482,7 +473,7 @@ static enum row_kind view_row_kind(const struct view *v)
 	return v->by == BY_THREAD ? ROW_THREAD : ROW_PROCESS;
 }
 
-int aggregate(const struct sample *s, const struct view *v, int nr_events,
+int interval__aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv)
 {
 	const struct task_delta **tasks;
@@ -508,8 +499,7 @@ int aggregate(const struct sample *s, const struct view *v, int nr_events,
 void interval__sort(struct interval *iv, const struct view *v)
 {
 	qsort_r(iv->rows, iv->nr_rows, sizeof(*iv->rows), row_cmp, (void *)&v->sort);
-	while (v->top && iv->nr_rows > v->top)
-		free(iv->rows[--iv->nr_rows].cgroup);
+	iv->nr_rows = rows__top(iv->rows, iv->nr_rows, v->top);
 }
 
 void interval__free_rows(struct interval *iv)

@@ -86,7 +86,7 @@ const char *sort_key__name(const struct sort_key *k, const char *const *names, i
  * allocated (free with interval__free_rows); the event names are borrowed.
  * -ENOMEM on allocation failure.
  */
-int aggregate(const struct sample *s, const struct view *v, int nr_events,
+int interval__aggregate(const struct sample *s, const struct view *v, int nr_events,
 	      const char *const *names, struct interval *iv);
 
 /* Order the rows by v->sort and keep the first v->top. */

@@ -2,6 +2,7 @@
 /* The TopDown breakdown and IPC of each row, hybrid parts merged by slots. */
 #include <math.h>
 #include <string.h>
+#include "util/macros.h"
 #include "rows/metrics.h"
 
 #define F(k, s, l, lv, f) { k, s, l, lv, offsetof(struct td_result, f) }
@@ -22,7 +23,7 @@ const struct td_field td_fields[] = {
 	F("smt_contention", "smt-contention", "SMT", 0, smt_contention),
 };
 
-const int nr_td_fields = sizeof(td_fields) / sizeof(td_fields[0]);
+const int nr_td_fields = ARRAY_SIZE(td_fields);
 
 bool td_field_shown(const struct interval *iv, int i)
 {
@@ -49,7 +50,7 @@ static void part_compute(const struct delta *ev, const struct td_config *cfg,
 			continue;
 		td_counts__set(&c, cfg->role[i], delta__scaled(&ev[i]) * scale[i]);
 	}
-	td_compute(p->method, &c, r);
+	td_counts__compute(p->method, &c, r);
 }
 
 /*
@@ -124,7 +125,7 @@ void metrics_compute(const struct delta *ev, const struct td_config *cfg, const 
 	*ipc = ipc_of(ev, cfg);
 }
 
-void metrics_fill(struct interval *iv, const struct td_config *cfg, const double *scale)
+void interval__fill_metrics(struct interval *iv, const struct td_config *cfg, const double *scale)
 {
 	struct delta sum[MAX_EVENTS];
 

@@ -44,7 +44,7 @@ bool td_field_shown(const struct interval *iv, int i);
  * excluded). Hybrid parts are merged by their slots. *scale* gives each
  * event's sysfs scale (1.0 when none).
  */
-void metrics_fill(struct interval *iv, const struct td_config *cfg, const double *scale);
+void interval__fill_metrics(struct interval *iv, const struct td_config *cfg, const double *scale);
 
 /* The breakdown of one set of deltas (a row, or any sum of rows). */
 void metrics_compute(const struct delta *ev, const struct td_config *cfg, const double *scale,

@@ -2,6 +2,7 @@
 /* Reading an interval's counters: multiplexing scale, shares and names. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "rows/model.h"
 #include "util/format.h"
 
@@ -49,6 +50,27 @@ const char *row__type(const struct row *r)
 	default:
 		return "process";
 	}
+}
+
+size_t rows__filter(struct row *rows, size_t nr, bool (*keep)(void *arg, const struct row *r),
+		    void *arg)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (keep(arg, &rows[i]))
+			rows[kept++] = rows[i];
+		else
+			free(rows[i].cgroup);
+	}
+	return kept;
+}
+
+size_t rows__top(struct row *rows, size_t nr, size_t top)
+{
+	while (top && nr > top)
+		free(rows[--nr].cgroup);
+	return nr;
 }
 
 int interval__nr_events(const struct interval *iv)

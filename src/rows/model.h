@@ -94,6 +94,16 @@ int delta__format(const struct delta *d, char *buf, size_t size);
 /* "process", "thread" or "cgroup": the row's type as the outputs name it. */
 const char *row__type(const struct row *r);
 
+/*
+ * Only the rows *keep* says yes to, in their order; returns how many. The
+ * cgroup paths of the rows left out are freed.
+ */
+size_t rows__filter(struct row *rows, size_t nr, bool (*keep)(void *arg, const struct row *r),
+		    void *arg);
+
+/* At most *top* rows (0: all), the paths of the others freed; returns how many. */
+size_t rows__top(struct row *rows, size_t nr, size_t top);
+
 /* Number of events of *iv* clamped to 0..MAX_EVENTS. */
 int interval__nr_events(const struct interval *iv);
 

@@ -123,7 +123,7 @@ static bool topdown_stalled(const struct pipeline *p, const struct interval *iv)
 int pipeline__build(const struct pipeline *p, const struct sample *s, const struct view *v,
 		    int level, struct interval *iv)
 {
-	int ret = aggregate(s, v, p->nr_events, p->names, iv);
+	int ret = interval__aggregate(s, v, p->nr_events, p->names, iv);
 
 	if (ret)
 		return ret;
@@ -139,7 +139,7 @@ int pipeline__build(const struct pipeline *p, const struct sample *s, const stru
 		iv->smt_contention |= p->topdown && p->cfg.parts[i].method == TD_AMD_ZEN;
 	iv->bpf_ns_per_switch = NAN;
 	iv->self_cpu_pct = NAN;
-	metrics_fill(iv, &p->cfg, p->scale);
+	interval__fill_metrics(iv, &p->cfg, p->scale);
 	interval__sort(iv, v);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cgroup/names.h"
+#include "rows/metrics.h"
 #include "util/format.h"
 #include "tui/draw.h"
 
@@ -49,42 +50,23 @@ enum drop_rank {
 static const struct {
 	const char *title;	/* column title */
 	const char *name;	/* spelled out, for the header and detail view */
-	size_t off;		/* of the fraction in struct td_result */
+	int field;		/* its td_fields[] index: offset and --sort name */
 	int width;
 	const char *short_title;	/* level 1 in LEVEL1_SHORT_WIDTH cells */
 } td_nodes[TUI_TD_NR] = {
-	[TUI_TD_RETIRING] = { "Retiring", "Retiring", offsetof(struct td_result, retiring), 8,
-			      "Retir" },
-	[TUI_TD_BAD_SPEC] = { "Bad Spec", "Bad Speculation",
-			      offsetof(struct td_result, bad_speculation), 8, "BadSp" },
-	[TUI_TD_FRONTEND] = { "Frontend", "Frontend Bound",
-			      offsetof(struct td_result, frontend_bound), 8, "Front" },
-	[TUI_TD_BACKEND] = { "Backend", "Backend Bound",
-			     offsetof(struct td_result, backend_bound), 8, "Back" },
+	[TUI_TD_RETIRING] = { "Retiring", "Retiring", 0, 8, "Retir" },
+	[TUI_TD_BAD_SPEC] = { "Bad Spec", "Bad Speculation", 1, 8, "BadSp" },
+	[TUI_TD_FRONTEND] = { "Frontend", "Frontend Bound", 2, 8, "Front" },
+	[TUI_TD_BACKEND] = { "Backend", "Backend Bound", 3, 8, "Back" },
 	/* five cells, as the short level-1 titles: "100.0" fits */
-	[TUI_TD_HEAVY_OPS] = { "Heavy", "Heavy Operations",
-			       offsetof(struct td_result, heavy_ops), 5 },
-	[TUI_TD_LIGHT_OPS] = { "Light", "Light Operations",
-			       offsetof(struct td_result, light_ops), 5 },
-	[TUI_TD_BR_MISPREDICT] = { "BrMsp", "Branch Mispredicts",
-				   offsetof(struct td_result, branch_mispredicts), 5 },
-	[TUI_TD_MACHINE_CLEARS] = { "MClr", "Machine Clears",
-				    offsetof(struct td_result, machine_clears), 5 },
-	[TUI_TD_FETCH_LAT] = { "FLat", "Fetch Latency",
-			       offsetof(struct td_result, fetch_latency), 5 },
-	[TUI_TD_FETCH_BW] = { "FBw", "Fetch Bandwidth",
-			      offsetof(struct td_result, fetch_bandwidth), 5 },
-	[TUI_TD_MEM_BOUND] = { "MemB", "Memory Bound",
-			       offsetof(struct td_result, memory_bound), 5 },
-	[TUI_TD_CORE_BOUND] = { "CoreB", "Core Bound",
-				offsetof(struct td_result, core_bound), 5 },
-};
-
-/* --sort names of the nodes, as metrics.c's td_fields[] spells them */
-static const char *const td_sort_names[TUI_TD_NR] = {
-	"retiring", "bad-spec", "frontend", "backend", "heavy-ops", "light-ops",
-	"branch-mispredicts", "machine-clears", "fetch-latency", "fetch-bandwidth",
-	"memory-bound", "core-bound",
+	[TUI_TD_HEAVY_OPS] = { "Heavy", "Heavy Operations", 4, 5 },
+	[TUI_TD_LIGHT_OPS] = { "Light", "Light Operations", 5, 5 },
+	[TUI_TD_BR_MISPREDICT] = { "BrMsp", "Branch Mispredicts", 6, 5 },
+	[TUI_TD_MACHINE_CLEARS] = { "MClr", "Machine Clears", 7, 5 },
+	[TUI_TD_FETCH_LAT] = { "FLat", "Fetch Latency", 8, 5 },
+	[TUI_TD_FETCH_BW] = { "FBw", "Fetch Bandwidth", 9, 5 },
+	[TUI_TD_MEM_BOUND] = { "MemB", "Memory Bound", 10, 5 },
+	[TUI_TD_CORE_BOUND] = { "CoreB", "Core Bound", 11, 5 },
 };
 
 const char *tui_td_title(enum tui_td td)
@@ -101,7 +83,7 @@ double tui_td_value(const struct td_result *r, enum tui_td td)
 {
 	if ((unsigned int)td >= TUI_TD_NR || !r->valid)
 		return NAN;
-	return *(const double *)((const char *)r + td_nodes[td].off);
+	return td_field_value(r, td_nodes[td].field);
 }
 
 enum tui_hl tui_td_hl(enum tui_td td, double frac)
@@ -470,7 +452,7 @@ bool tui_col__sort_key(const struct tui_col *c, struct sort_key *key)
 	case TUI_COL_TD:
 		if ((unsigned int)c->idx >= TUI_TD_NR)
 			return false;
-		return !sort_key__parse(td_sort_names[c->idx], NULL, 0, key);
+		return !sort_key__parse(td_fields[td_nodes[c->idx].field].sort, NULL, 0, key);
 	case TUI_COL_IPC:
 		return !sort_key__parse("ipc", NULL, 0, key);
 	case TUI_COL_EVENT:

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * What the key handlers share, internal to tui/: keys.c has the main
- * table's keys, input.c the prompts and the search, menu.c the menus and
- * the F9 confirmation. Each returns TUI_* bits as tui_state__key() does.
+ * What the key handlers share: keys.c has the main table's keys, input.c
+ * the prompts and the search, menu.c the menus and the F9 confirmation.
+ * Each returns TUI_* bits as tui_state__key() does.
  */
+/* Internal to tui/. */
 #ifndef __TDTOP_TUI_HANDLERS_H
 #define __TDTOP_TUI_HANDLERS_H
 

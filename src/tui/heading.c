@@ -303,7 +303,7 @@ void tui__draw_status(struct tui *t, int y, bool keybar)
 		return;
 	}
 	if (st->mode == TUI_MODE_CONFIRM) {
-		tui_confirm_text(st, question, sizeof(question));
+		tui_state__confirm_text(st, question, sizeof(question));
 		tui_put(y, 0, tui_attr_warn(t->color), question);
 		return;
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/macros.h"
 #include "cgroup/names.h"
 #include "rows/metrics.h"
 #include "util/errmsg.h"
@@ -125,12 +126,12 @@ int tui_state__sort_keys(const struct tui_state *st, struct sort_key *keys, int 
 	size_t first = st->by == BY_CGROUP ? 1 : 0;	/* cgroup rows have no PID */
 	int nr = 0;
 
-	for (size_t i = first; i < sizeof(fixed) / sizeof(fixed[0]) && nr < max; i++)
+	for (size_t i = first; i < ARRAY_SIZE(fixed) && nr < max; i++)
 		keys[nr++] = (struct sort_key){ .kind = fixed[i], .event = -1 };
 	if (st->topdown) {
-		add_td_keys(td_level1, sizeof(td_level1) / sizeof(td_level1[0]), keys, &nr, max);
+		add_td_keys(td_level1, ARRAY_SIZE(td_level1), keys, &nr, max);
 		if (st->level == 2)
-			add_td_keys(td_level2, sizeof(td_level2) / sizeof(td_level2[0]), keys,
+			add_td_keys(td_level2, ARRAY_SIZE(td_level2), keys,
 				    &nr, max);
 		add_td_keys((const char *const[]){ "ipc" }, 1, keys, &nr, max);
 		return nr;
@@ -523,7 +524,7 @@ static unsigned int move_cursor(struct tui_state *st, int key)
 	return TUI_REDRAW;
 }
 
-const char *tui_empty_text(const struct tui_state *st)
+const char *tui_state__empty_text(const struct tui_state *st)
 {
 	if (st->by == BY_CGROUP)
 		return st->nr_pids || st->cg_filter[0] ? "no cgroup matches the filter"

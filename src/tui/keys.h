@@ -207,8 +207,8 @@ void tui_list__clamp(struct tui_list *l);
 void tui_state__set_users(struct tui_state *st, const struct tui_user *users, size_t nr);
 
 /* The open menu for the drawing: its title, and entry *i* (true: the current choice). */
-void tui_menu_title(const struct tui_state *st, char *buf, size_t size);
-bool tui_menu_item(const struct tui_state *st, size_t i, char *buf, size_t size);
+void tui_state__menu_title(const struct tui_state *st, char *buf, size_t size);
+bool tui_state__menu_item(const struct tui_state *st, size_t i, char *buf, size_t size);
 
 /* The status line's message until the next key. */
 void tui_state__msg(struct tui_state *st, bool error, const char *fmt, ...)
@@ -218,10 +218,10 @@ void tui_state__msg(struct tui_state *st, bool error, const char *fmt, ...)
 const char *tui_signal_name(int sig);
 
 /* The F9 question: which signal goes to which process. */
-void tui_confirm_text(const struct tui_state *st, char *buf, size_t size);
+void tui_state__confirm_text(const struct tui_state *st, char *buf, size_t size);
 
 /* What an empty table says instead of rows: why there are none. */
-const char *tui_empty_text(const struct tui_state *st);
+const char *tui_state__empty_text(const struct tui_state *st);
 
 /* Whether a row's name (a cgroup row's path) contains *text*, ignoring case. */
 bool tui_row_matches(const struct row *r, const char *text);

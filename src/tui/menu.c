@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "tui/draw.h"
 #include "tui/handlers.h"
 #include "tui/keys.h"
@@ -29,7 +30,7 @@ static const struct {
 	{ SIGUSR2, "SIGUSR2", "user-defined 2" },
 };
 
-#define NR_SIGNALS (sizeof(signals) / sizeof(signals[0]))
+#define NR_SIGNALS ARRAY_SIZE(signals)
 
 const char *tui_signal_name(int sig)
 {
@@ -189,7 +190,7 @@ unsigned int tui_state__menu_key(struct tui_state *st, int key)
 	}
 }
 
-void tui_menu_title(const struct tui_state *st, char *buf, size_t size)
+void tui_state__menu_title(const struct tui_state *st, char *buf, size_t size)
 {
 	switch (st->menu) {
 	case TUI_MENU_SORT:
@@ -223,7 +224,7 @@ static bool sort_item(const struct tui_state *st, size_t i, char *buf, size_t si
 	return tui_sort_index(&st->sort, &keys[i], 1) == 0;
 }
 
-bool tui_menu_item(const struct tui_state *st, size_t i, char *buf, size_t size)
+bool tui_state__menu_item(const struct tui_state *st, size_t i, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	switch (st->menu) {
@@ -288,7 +289,7 @@ unsigned int tui_state__open_kill(struct tui_state *st)
 	return tui_state__open_menu(st, TUI_MENU_SIGNAL);
 }
 
-void tui_confirm_text(const struct tui_state *st, char *buf, size_t size)
+void tui_state__confirm_text(const struct tui_state *st, char *buf, size_t size)
 {
 	if (st->kill_tid != st->kill_pid)
 		snprintf(buf, size, "Send %s to process %d (thread %d '%s')? y sends, any other "

@@ -45,27 +45,6 @@ void tui_rows_reverse(struct row *rows, size_t nr, const struct sort_key *key)
 	}
 }
 
-size_t tui_rows_filter(struct row *rows, size_t nr, bool (*keep)(void *arg, const struct row *r),
-		       void *arg)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < nr; i++) {
-		if (keep(arg, &rows[i]))
-			rows[kept++] = rows[i];
-		else
-			free(rows[i].cgroup);
-	}
-	return kept;
-}
-
-size_t tui_rows_top(struct row *rows, size_t nr, size_t top)
-{
-	while (top && nr > top)
-		free(rows[--nr].cgroup);
-	return nr;
-}
-
 static bool path_contains(void *filter, const struct row *r)
 {
 	return r->cgroup && strstr(r->cgroup, filter);
@@ -75,7 +54,7 @@ size_t tui_cgroup_filter(struct row *rows, size_t nr, const char *filter)
 {
 	if (!filter || !filter[0])
 		return nr;
-	return tui_rows_filter(rows, nr, path_contains, (void *)filter);
+	return rows__filter(rows, nr, path_contains, (void *)filter);
 }
 
 /* ---- the cgroup tree ---- */

@@ -18,13 +18,6 @@
  */
 void tui_rows_reverse(struct row *rows, size_t nr, const struct sort_key *key);
 
-/* Only the rows *keep* says yes to, in their order; returns how many. */
-size_t tui_rows_filter(struct row *rows, size_t nr, bool (*keep)(void *arg, const struct row *r),
-		       void *arg);
-
-/* At most *top* rows (0: all); returns how many. */
-size_t tui_rows_top(struct row *rows, size_t nr, size_t top);
-
 /* Cgroup rows whose path contains *filter* ("" or NULL: all); returns how many. */
 size_t tui_cgroup_filter(struct row *rows, size_t nr, const char *filter);
 

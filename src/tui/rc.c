@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/errmsg.h"
+#include "util/fileio.h"
 #include "tui/draw.h"
 #include "tui/rc.h"
 
@@ -231,7 +232,7 @@ int tui_rc__path(char *buf, size_t size)
 int tui_rc__load(struct tui_rc *rc, const char *path, char *err, size_t errlen)
 {
 	char text[TUI_RC_MAX_SIZE + 1], why[TUI_MSG_LEN];
-	size_t len = 0;
+	ssize_t len;
 	struct stat sb;
 	int fd, ret = -1;
 
@@ -246,18 +247,10 @@ int tui_rc__load(struct tui_rc *rc, const char *path, char *err, size_t errlen)
 		errmsg(err, errlen, -1, "%s: not a regular file", path);
 		goto out;
 	}
-	while (len < sizeof(text)) {
-		ssize_t n = read(fd, text + len, sizeof(text) - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			errmsg(err, errlen, -1, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (!n)
-			break;
-		len += n;
+	len = read_full(fd, text, sizeof(text));
+	if (len < 0) {
+		errmsg(err, errlen, -1, "%s: %s", path, strerror(-len));
+		goto out;
 	}
 	if (tui_rc__parse(rc, text, len, why, sizeof(why))) {
 		errmsg(err, errlen, -1, "%s: %s", path, why);
@@ -421,7 +414,7 @@ void tui_rc__take(struct tui_rc *dst, const struct tui_rc *src, unsigned int bit
 	dst->has |= bits;
 }
 
-int tui_rc_saved_level(void)
+int tui_rc__saved_level(void)
 {
 	char path[4096], err[TUI_MSG_LEN];
 	struct tui_rc rc;

@@ -92,6 +92,6 @@ void tui_rc__take(struct tui_rc *dst, const struct tui_rc *src, unsigned int bit
  * are opened: 1 or 2, or 0 when none is saved or the file is damaged
  * (the interactive view says why when it starts).
  */
-int tui_rc_saved_level(void);
+int tui_rc__saved_level(void);
 
 #endif /* __TDTOP_TUI_RC_H */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "util/macros.h"
 #include "util/format.h"
 #include "tui/draw.h"
 #include "tui/paint.h"
@@ -114,7 +115,7 @@ static void draw_table(struct tui *t, int y, int bottom)
 	tui_state__rows(&t->st, t->iv.rows, t->iv.nr_rows);
 	if (!t->iv.nr_rows) {
 		/* no column titles for rows that are not there */
-		tui_put(y, 0, A_NORMAL, tui_empty_text(&t->st));
+		tui_put(y, 0, A_NORMAL, tui_state__empty_text(&t->st));
 		return;
 	}
 	draw_col_titles(t, y++, cols, n);
@@ -130,14 +131,14 @@ static void draw_menu(struct tui *t, int y, int bottom)
 	char text[TUI_MSG_LEN];
 	int page = bottom - y - 1;
 
-	tui_menu_title(&t->st, text, sizeof(text));
+	tui_state__menu_title(&t->st, text, sizeof(text));
 	attrset(A_REVERSE);
 	mvhline(y, 0, ' ', COLS);
 	attrset(A_NORMAL);
 	tui_put(y++, 0, A_REVERSE | A_BOLD, text);
 	tui_list__set_page(l, page > 0 ? (size_t)page : 1);
 	for (size_t i = l->first; i < l->nr && y < bottom; i++, y++) {
-		bool current = tui_menu_item(&t->st, i, text, sizeof(text));
+		bool current = tui_state__menu_item(&t->st, i, text, sizeof(text));
 
 		if (i == l->cursor) {
 			attrset(A_REVERSE);
@@ -282,7 +283,7 @@ static const char *const help_lines[] = {
 	"Press any key to return.",
 };
 
-#define NR_HELP_LINES (sizeof(help_lines) / sizeof(help_lines[0]))
+#define NR_HELP_LINES ARRAY_SIZE(help_lines)
 
 static void draw_help(struct tui *t)
 {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "util/macros.h"
 #include "util/clock.h"
 #include "util/errmsg.h"
 #include "tui/tui.h"
@@ -39,7 +40,7 @@ static void on_stop_signal(int sig)
 }
 
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define NR_STOP_SIGNALS (int)(sizeof(stop_signals) / sizeof(stop_signals[0]))
+#define NR_STOP_SIGNALS ((int)ARRAY_SIZE(stop_signals))
 
 /* ---- stderr capture: a write to fd 2 would tear the screen ---- */
 
@@ -120,7 +121,7 @@ static void restore_signals(const struct sigaction *old)
 
 static int build(struct tui *t, const struct view *v, int level, struct interval *iv)
 {
-	if (t->src->build(t->src->arg, &t->smp[t->shown], v, level, iv))
+	if (pipeline__build(t->src->pipe, &t->smp[t->shown], v, level, iv))
 		return errmsg(t->err, t->errlen, -1, "failed to build the rows: out of memory");
 	return 0;
 }
@@ -146,9 +147,9 @@ static int arrange(struct tui *t, struct interval *iv, const struct view *v, siz
 		if (st->tree && tui_cgroup_tree(iv->rows, iv->nr_rows))
 			return errmsg(t->err, t->errlen, -1, "failed to order the cgroups: out of memory");
 	} else if (st->user_filter) {
-		iv->nr_rows = tui_rows_filter(iv->rows, iv->nr_rows, owned, t);
+		iv->nr_rows = rows__filter(iv->rows, iv->nr_rows, owned, t);
 	}
-	iv->nr_rows = tui_rows_top(iv->rows, iv->nr_rows, top);
+	iv->nr_rows = rows__top(iv->rows, iv->nr_rows, top);
 	return 0;
 }
 
@@ -545,16 +546,17 @@ static void settings_load(struct settings *s, struct tui_opts *o)
 /*
  * What the user changed on screen goes into the file, next to what it
  * held; what the command line chose and nobody changed stays out. Only
- * on a normal end (*quit*). A damaged file is left as it is, and said so
- * on stderr: the screen is closed by now.
+ * on a normal end (*quit*). A damaged file is left as it is, and *note*
+ * says so.
  */
-static void settings_save(struct settings *s, const struct tui_state *st, bool quit)
+static void settings_save(struct settings *s, const struct tui_state *st, bool quit, char *note,
+			  size_t notelen)
 {
 	struct tui_rc now, out = s->file;
 	char err[TUI_MSG_LEN + 4096];
 
 	if (s->loaded == -1) {
-		fprintf(stderr, "tdtop: settings ignored, the file is left as it is: %s\n", s->why);
+		errmsg(note, notelen, 0, "settings ignored, the file is left as it is: %s", s->why);
 		return;
 	}
 	if (s->loaded == -2 || !quit)
@@ -562,10 +564,11 @@ static void settings_save(struct settings *s, const struct tui_state *st, bool q
 	tui_rc__from_state(&now, st);
 	tui_rc__take(&out, &now, tui_rc__diff(&s->start, &now));
 	if (tui_rc__diff(&out, &s->file) && tui_rc__save(&out, s->path, err, sizeof(err)))
-		fprintf(stderr, "tdtop: settings not saved: %s\n", err);
+		errmsg(note, notelen, 0, "settings not saved: %s", err);
 }
 
-int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err, size_t errlen)
+int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err, size_t errlen,
+	    char *note, size_t notelen)
 {
 	struct tui_opts o = *opts;
 	struct settings set;
@@ -581,6 +584,7 @@ int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err
 	int ret;
 
 	err[0] = '\0';
+	note[0] = '\0';
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return errmsg(err, errlen, -ENOTTY,
 			      "the interactive view needs a terminal (use -b for text output)");
@@ -593,7 +597,7 @@ int tui_run(const struct tui_source *src, const struct tui_opts *opts, char *err
 	if (!t.users)
 		return errmsg(err, errlen, -ENOMEM, "out of memory");
 	ret = run_screen(&t);
-	settings_save(&set, &t.st, !ret);
+	settings_save(&set, &t.st, !ret, note, notelen);
 	if (t.have_iv)
 		interval__free_rows(&t.iv);
 	free_detail(&t);

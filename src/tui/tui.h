@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include "tui/view.h"
 
+/* Room for tui_run()'s note: a message and a path. */
+#define TUI_NOTE_LEN 4352
+
 /*
  * Run the interactive view until q, a signal (SIGINT, SIGTERM, SIGHUP),
  * o->iterations intervals or an error. stdin and stdout must be a
@@ -21,8 +24,11 @@
  * retired; the newest interval shows as soon as the user resumes. A
  * recording is not read while paused (n steps one interval).
  *
- * 0, or -errno (or -1) with a one-line message in *err*.
+ * 0, or -errno (or -1) with a one-line message in *err*. Either way
+ * *note* says why the settings file was not read or not saved, or is "":
+ * the caller tells the user, the screen being closed by then.
  */
-int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen);
+int tui_run(const struct tui_source *src, const struct tui_opts *o, char *err, size_t errlen,
+	    char *note, size_t notelen);
 
 #endif /* __TDTOP_TUI_H */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "rows/aggregate.h"
 #include "rows/model.h"
+#include "rows/pipeline.h"
 #include "rows/sample.h"
 
 /* Return values of tui_source.fetch */
@@ -29,13 +30,8 @@ struct tui_source {
 	 * The TUI alternates between two samples it owns and frees.
 	 */
 	int (*fetch)(void *arg, struct sample *out, char *err, size_t errlen);
-	/*
-	 * Turn *s* into display rows for *v* and TopDown *level*: aggregate,
-	 * metrics, sort and top. 0, or -1 (out of memory). The TUI frees the
-	 * rows with interval__free_rows().
-	 */
-	int (*build)(void *arg, const struct sample *s, const struct view *v, int level,
-		     struct interval *iv);
+	/* Turns a fetched sample into display rows: aggregate, metrics, sort, top. */
+	const struct pipeline *pipe;
 	/*
 	 * Optional: tdtop's own CPU% (of one CPU) over the interval fetched last,
 	 * and its BPF cost per context switch in ns (NAN when unknown). When

@@ -10,7 +10,7 @@
 #include "util/grow.h"
 
 /* Read until end of file or until *room* bytes are in; the count or -errno. */
-static ssize_t read_full(int fd, char *buf, size_t room)
+ssize_t read_full(int fd, char *buf, size_t room)
 {
 	size_t n = 0;
 

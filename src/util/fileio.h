@@ -10,6 +10,12 @@
 #include <sys/types.h>
 
 /*
+ * Up to *room* bytes from *fd*, reads interrupted by a signal retried:
+ * fewer only at the end of the file. The count, or -errno.
+ */
+ssize_t read_full(int fd, char *buf, size_t room);
+
+/*
  * A small file into *buf* (NUL-terminated), trailing whitespace removed.
  * Its length, or -errno: -E2BIG when it has more than size - 1 bytes,
  * -EILSEQ when it holds a NUL byte (no attribute file does).

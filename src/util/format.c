@@ -243,3 +243,11 @@ void fmt_csv_field(FILE *f, const char *s, size_t len)
 	if (quote)
 		fputc('"', f);
 }
+
+void fmt_csv_double(FILE *f, double v)
+{
+	char num[FMT_DOUBLE_LEN];
+
+	fmt_double(num, sizeof(num), v);
+	fputs(num, f);
+}

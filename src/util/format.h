@@ -79,4 +79,7 @@ void fmt_comm_ascii(char *dst, size_t size, const char *comm, size_t len);
  */
 void fmt_csv_field(FILE *f, const char *s, size_t len);
 
+/* One CSV number as fmt_double() writes it: an empty field when not finite. */
+void fmt_csv_double(FILE *f, double v);
+
 #endif /* __TDTOP_FORMAT_H */

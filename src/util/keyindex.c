@@ -29,6 +29,11 @@ size_t key_hash(const void *key, size_t len)
 	return key_hash_u64(h);
 }
 
+size_t key_hash_str(const char *s)
+{
+	return key_hash(s, strlen(s));
+}
+
 static struct key_slot *probe(const struct key_index *ix, size_t hash, key_eq_fn eq,
 			      const void *ctx)
 {

@@ -28,6 +28,8 @@ typedef bool (*key_eq_fn)(const void *ctx, size_t pos);
 
 size_t key_hash(const void *key, size_t len);
 size_t key_hash_u64(__u64 v);
+/* key_hash() of a C string without its NUL. */
+size_t key_hash_str(const char *s);
 
 /* The position of the entry with this hash that eq() accepts, or -1. */
 long key_index__find(const struct key_index *ix, size_t hash, key_eq_fn eq, const void *ctx);

@@ -57,7 +57,7 @@ static void check_canonical(const struct event_list *el)
 			strcat(list, ",");
 		strcat(list, el->ev[i].name);
 	}
-	if (events_parse(root, list, &again, err, sizeof(err))) {
+	if (event_list__parse(root, list, &again, err, sizeof(err))) {
 		fprintf(stderr, "fuzz_events: '%s' does not parse again: %s\n", list, err);
 		abort();
 	}
@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	if (events_parse(root, s, &el, err, sizeof(err))) {
+	if (event_list__parse(root, s, &el, err, sizeof(err))) {
 		require(err[0] && (!strchr(err, '\n') || strchr(s, '\n')),
 			"one-line error message");
 		free(s);

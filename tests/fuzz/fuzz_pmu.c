@@ -35,7 +35,7 @@ static void check_format(const char *s)
 	struct pmu_format f = { .field = NR_PMU_FIELDS, .mask = 0 };
 	char err[256] = "";
 	__u64 cfg[NR_PMU_FIELDS] = { 0 };
-	int ret = pmu_format_parse(s, &f, err, sizeof(err)), width;
+	int ret = pmu_format__parse(s, &f, err, sizeof(err)), width;
 
 	if (ret) {
 		check_refusal(ret, err, s, "format error code");
@@ -80,7 +80,7 @@ static void check_cpulist(const char *s)
 {
 	struct pmu_cpus cpus;
 	char err[256] = "";
-	int ret = pmu_cpulist_parse(s, &cpus, err, sizeof(err)), bits = 0;
+	int ret = pmu_cpus__parse(s, &cpus, err, sizeof(err)), bits = 0;
 
 	if (ret) {
 		check_refusal(ret, err, s, "cpulist error code");

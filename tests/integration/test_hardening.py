@@ -526,7 +526,7 @@ def test_terminal_closed_without_sighup():
                     raise AssertionError(
                         f"tdtop still running 10 s after its terminal went away, using "
                         f"{100 * used:.0f}% of a CPU: poll() reports POLLIN|POLLHUP on the dead "
-                        "tty and wait_input() (src/tui.c) keeps going because POLLIN is set; "
+                        "tty and wait_input() (src/tui/tui.c) keeps going because POLLIN is set; "
                         "getch() then reads end-of-file as 'no key' and the loop spins")
             finally:
                 if os.path.exists(f"/proc/{pid}"):
@@ -579,7 +579,7 @@ def test_cpu_offline_and_back():
         problems.append(
             f"after CPU 1 came back the total cpu-clock stayed short in intervals "
             f"{', '.join(dead)}: CPU 1's perf events stayed off after the hotplug (the kernel "
-            "does not re-enable per-CPU events; src/collector.c opens them once), with no "
+            "does not re-enable per-CPU events; src/measure/collector.c opens them once), with no "
             "read error and running share 1")
     assert not problems, "; ".join(problems)
 

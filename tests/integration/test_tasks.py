@@ -8,7 +8,7 @@ from tdtest import (FREE_S, NCPUS, Workload, assert_close, assert_conservation, 
 
 MS = 1000000
 SPAWN = 1500
-# keys a CPU's change list holds in one interval (CHANGE_LIST_LEN, src/tdtop.h)
+# keys a CPU's change list holds in one interval (CHANGE_LIST_LEN, bpf/tdtop_abi.h)
 CHANGE_LIST_LEN = 510
 
 

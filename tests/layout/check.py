@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Checks the source layout that docs/architecture.md describes: each folder
-of src/ includes only from the folders below it, no header cycle, no .c
-file over MAX_LINES lines, few files directly in src/, and every .c file
-opening with a comment that says what it is for. One line per rule, then
+of src/ includes only from the folders below it, the BPF skeleton and
+libbpf only in measure/ and the commands, bpf/ only the BPF headers, an
+internal header only from its own folder, no header cycle, no .c file over
+MAX_LINES lines, few files directly in src/, and every .c file opening with
+a comment that says what it is for. One line per rule, then
 "N passed, N failed"."""
 import os
 import re
@@ -22,14 +24,23 @@ ALLOWED = {
     "cgroup": {"util"},
     "rows": {"util", "pmu"},
     "measure": {"util", "pmu", "rows"},
-    "output": {"util", "pmu", "cgroup", "rows"},
-    "tui": {"util", "pmu", "cgroup", "rows"},
+    "output": {"util", "cgroup", "rows"},
+    "tui": {"util", "cgroup", "rows"},
     "exporter": {"util", "pmu", "cgroup", "rows"},
-    "record": {"util", "pmu", "cgroup", "rows", "output"},
+    "record": {"util", "pmu", "rows", "output"},
 }
 # headers found outside src/: the BPF ABI and the generated skeleton
-OUTSIDE = {"tdtop_abi.h", "tdtop.skel.h", "vmlinux.h"}
+OUTSIDE = {"tdtop_abi.h", "tdtop.skel.h"}
+# the skeleton and libbpf: only the code that talks to the kernel
+KERNEL_HEADERS = {"tdtop.skel.h", "bpf/libbpf.h", "bpf/bpf.h"}
+KERNEL_FOLDERS = {"measure", None}
+# what the BPF side may include: the kernel's types, libbpf's BPF headers, the ABI
+BPF_QUOTED = {"vmlinux.h", "tdtop_abi.h"}
+BPF_SYSTEM = re.compile(r"bpf/bpf_\w+\.h$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>", re.M)
+# a header marks itself internal to its folder with this line
+INTERNAL = re.compile(r"^/\* Internal to (\w+)/\. \*/$", re.M)
 
 
 def sources():
@@ -43,9 +54,13 @@ def folder(rel):
     return rel.split("/")[0] if "/" in rel else None
 
 
-def includes(rel):
+def read(rel):
     with open(os.path.join(SRC, rel), encoding="utf-8") as f:
-        return INCLUDE.findall(f.read())
+        return f.read()
+
+
+def includes(rel):
+    return INCLUDE.findall(read(rel))
 
 
 def check_layers(files):
@@ -64,6 +79,50 @@ def check_layers(files):
                     bad.append(f"{rel} includes the command header {inc}")
             elif theirs != mine and theirs not in ALLOWED[mine]:
                 bad.append(f"{rel} includes {inc}: {mine}/ may not use {theirs}/")
+    return bad
+
+
+def check_kernel_headers(files):
+    bad = []
+    for rel in files:
+        text = read(rel)
+        for inc in INCLUDE.findall(text) + SYSTEM_INCLUDE.findall(text):
+            if inc in KERNEL_HEADERS and folder(rel) not in KERNEL_FOLDERS:
+                bad.append(f"{rel} includes {inc}: only measure/ and the commands may")
+    return bad
+
+
+def check_bpf(files):
+    bad = []
+    bpf = os.path.join(ROOT, "bpf")
+    for f in sorted(os.listdir(bpf)):
+        if not f.endswith((".c", ".h")):
+            continue
+        with open(os.path.join(bpf, f), encoding="utf-8") as fh:
+            text = fh.read()
+        for inc in INCLUDE.findall(text):
+            if inc not in BPF_QUOTED:
+                bad.append(f"bpf/{f} includes {inc}: only vmlinux.h and tdtop_abi.h")
+        for inc in SYSTEM_INCLUDE.findall(text):
+            if not BPF_SYSTEM.match(inc):
+                bad.append(f"bpf/{f} includes <{inc}>: only libbpf's bpf/bpf_*.h")
+    return bad
+
+
+def check_internal(files):
+    owner = {}
+    bad = []
+    for rel in files:
+        if rel.endswith(".h"):
+            m = INTERNAL.search(read(rel))
+            if m:
+                owner[rel] = m.group(1)
+                if m.group(1) != folder(rel):
+                    bad.append(f"{rel} says it is internal to {m.group(1)}/")
+    for rel in files:
+        for inc in includes(rel):
+            if inc in owner and folder(rel) != owner[inc]:
+                bad.append(f"{rel} includes {inc}, internal to {owner[inc]}/")
     return bad
 
 
@@ -115,7 +174,9 @@ def check_comments(files):
 
 def main():
     files = set(sources())
-    rules = [("layers", check_layers), ("include cycles", check_cycles),
+    rules = [("layers", check_layers), ("kernel headers", check_kernel_headers),
+             ("bpf includes", check_bpf), ("internal headers", check_internal),
+             ("include cycles", check_cycles),
              ("file sizes", check_sizes), ("file comments", check_comments)]
     passed = failed = 0
     for name, fn in rules:

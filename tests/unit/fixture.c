@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Builds and removes the scratch trees the unit tests read as sysfs or cgroupfs. */
+/* Builds and removes the scratch trees the unit tests read as sysfs or cgroupfs,
+ * and the other scratch state they share. */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "rows/aggregate.h"
 #include "fixture.h"
 #include "test.h"
 
@@ -117,6 +120,32 @@ void fixture_link(const char *root, const char *rel, const char *target)
 			  strerror(errno));
 }
 
+void fixture_tmpfile(char *path, size_t size, const char *name, const void *data, size_t len)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
+
+	snprintf(path, size, "%s/tdtop-%s-XXXXXX", dir, name);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		test_fail(__FILE__, __LINE__, "mkstemp %s: %s", path, strerror(errno));
+		return;
+	}
+	if (write(fd, data, len) != (ssize_t)len)
+		test_fail(__FILE__, __LINE__, "write %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+void fixture_read(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	return remove(path);
@@ -129,3 +158,47 @@ void fixture_remove(char *root)
 	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(root);
 }
+
+void fixture_mem_open(struct fixture_mem *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f)
+		test_fail(__FILE__, __LINE__, "open_memstream: %s", strerror(errno));
+}
+
+const char *fixture_mem_text(struct fixture_mem *m)
+{
+	fflush(m->f);
+	return m->buf;
+}
+
+void fixture_mem_close(struct fixture_mem *m)
+{
+	fclose(m->f);
+	free(m->buf);
+}
+
+static int tree_ancestors(void *ctx, __u64 id, __u64 *out, int max)
+{
+	static const __u64 parent[] = { 0, 0, 1, 2, 1, 4, 4 };
+	int n = 0;
+
+	if (id == 0 || id > 6)
+		return -1;
+	for (__u64 p = parent[id]; p && n < max; p = parent[p])
+		out[n++] = p;
+	return n;
+}
+
+static const char *tree_path(void *ctx, __u64 id)
+{
+	static const char *const paths[] = { NULL, "/", "/system.slice",
+					     "/system.slice/nginx.service", "/user.slice",
+					     "/user.slice//x", NULL };
+
+	return id <= 6 ? paths[id] : NULL;
+}
+
+const struct cgroup_tree fixture_cgroup_tree = { tree_ancestors, tree_path, NULL };

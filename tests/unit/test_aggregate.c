@@ -5,6 +5,7 @@
 #include "rows/aggregate.h"
 #include "rows/metrics.h"
 #include "rows/pipeline.h"
+#include "fixture.h"
 #include "test.h"
 
 static const char *const names[] = { "cpu-clock", "context-switches" };
@@ -58,7 +59,7 @@ TEST(aggregate_process_rollup)
 	const struct row *r;
 
 	fixture(&s);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	interval__sort(&iv, &v);
 	CHECK_INT(iv.nr_rows, 4);
 	CHECK_U64(iv.total_cpu_ns, 2000000000);
@@ -96,7 +97,7 @@ TEST(aggregate_threads_filter_sort_top)
 	CHECK_INT(sort_key__parse("context-switches", names, 2, &v.sort), 0);
 	v.pids = pids;
 	v.nr_pids = 1;
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	interval__sort(&iv, &v);
 	CHECK_INT(iv.nr_rows, 2);	/* 3 threads of pid 10, cut to 2 */
 	CHECK_INT(iv.rows[0].tid, 10);	/* 5 switches */
@@ -157,7 +158,7 @@ TEST(aggregate_comm_filter_and_td_sort)
 	struct interval iv;
 
 	fixture(&s);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 2);	/* web, web-worker */
 	iv.rows[0].td.backend_bound = NAN;
 	iv.rows[1].td.backend_bound = 0.4;
@@ -168,30 +169,6 @@ TEST(aggregate_comm_filter_and_td_sort)
 	sample__free(&s);
 }
 
-
-/* A fixed tree: 1 "/" -> 2 "/system.slice" -> 3 "/system.slice/nginx.service",
- * 1 -> 4 "/user.slice". */
-static int fake_ancestors(void *ctx, __u64 id, __u64 *out, int max)
-{
-	static const __u64 parent[] = { 0, 0, 1, 2, 1 };
-	int n = 0;
-
-	if (id == 0 || id > 4)
-		return -1;
-	for (__u64 p = parent[id]; p && n < max; p = parent[p])
-		out[n++] = p;
-	return n;
-}
-
-static const char *fake_path(void *ctx, __u64 id)
-{
-	static const char *const paths[] = { NULL, "/", "/system.slice",
-					     "/system.slice/nginx.service", "/user.slice" };
-
-	return id <= 4 ? paths[id] : NULL;
-}
-
-static const struct cgroup_tree fake_tree = { fake_ancestors, fake_path, NULL };
 
 static void cg_fixture(struct sample *s)
 {
@@ -219,13 +196,13 @@ static const struct row *cg_row(const struct interval *iv, __u64 id)
 
 TEST(aggregate_cgroup_rollup)
 {
-	struct view v = { .by = BY_CGROUP, .cg = &fake_tree };
+	struct view v = { .by = BY_CGROUP, .cg = &fixture_cgroup_tree };
 	struct sample s;
 	struct interval iv;
 	const struct row *r;
 
 	cg_fixture(&s);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 5);	/* 1, 2, 3, 4 and the unknown 99 */
 	r = cg_row(&iv, 3);
 	CHECK(r && r->cpu_ns == 150 && r->nr_threads == 2 && r->depth == 2);
@@ -243,12 +220,12 @@ TEST(aggregate_cgroup_rollup)
 
 TEST(aggregate_cgroup_within_and_depth)
 {
-	struct view v = { .by = BY_CGROUP, .cg = &fake_tree, .within = 2, .cgroup_depth = 1 };
+	struct view v = { .by = BY_CGROUP, .cg = &fixture_cgroup_tree, .within = 2, .cgroup_depth = 1 };
 	struct sample s;
 	struct interval iv;
 
 	cg_fixture(&s);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 2);	/* 2 and its child 3; nothing above 2 */
 	CHECK(cg_row(&iv, 1) == NULL && cg_row(&iv, 4) == NULL);
 	CHECK(cg_row(&iv, 2) && cg_row(&iv, 2)->cpu_ns == 153);
@@ -257,7 +234,7 @@ TEST(aggregate_cgroup_within_and_depth)
 	v.cgroup_depth = 0;
 	v.by = BY_PROCESS;	/* --cgroup also filters process rows */
 	v.within = 2;
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 2);	/* nginx (pid 10) and sd (pid 30) */
 	CHECK(row_of(&iv, 10, "nginx") && row_of(&iv, 10, "nginx")->cgroup_id == 3);
 	CHECK(row_of(&iv, 10, "nginx")->cgroup &&
@@ -267,7 +244,7 @@ TEST(aggregate_cgroup_within_and_depth)
 	v.cgroup_depth = 1;
 	v.within = 0;
 	v.by = BY_CGROUP;
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK(cg_row(&iv, 3) == NULL);	/* depth 2 hidden */
 	CHECK(cg_row(&iv, 2) && cg_row(&iv, 2)->cpu_ns == 153);	/* still includes it */
 	interval__free_rows(&iv);
@@ -280,12 +257,12 @@ TEST(aggregate_empty_sample)
 	struct sample s = {};
 	struct interval iv;
 
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 0);
 	interval__free_rows(&iv);
 	v.by = BY_CGROUP;
-	v.cg = &fake_tree;
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	v.cg = &fixture_cgroup_tree;
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 0);
 	interval__free_rows(&iv);
 }
@@ -405,7 +382,7 @@ TEST(aggregate_absent_targets_get_zero_rows)
 	const struct row *r;
 
 	fixture(&s);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	interval__sort(&iv, &v);
 	/* 20 ran, 77 lives but did not run, 88 is gone */
 	CHECK_INT(iv.nr_rows, 2);
@@ -421,13 +398,13 @@ TEST(aggregate_absent_targets_get_zero_rows)
 	interval__free_rows(&iv);
 	/* by thread: the target's main thread */
 	v.by = BY_THREAD;
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	r = row_of(&iv, 77, "idle-target");
 	CHECK(r != NULL && r->kind == ROW_THREAD && r->tid == 77);
 	interval__free_rows(&iv);
 	/* the name filter applies to them too */
 	v.comm = "web";
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK(row_of(&iv, 77, "idle-target") == NULL);
 	interval__free_rows(&iv);
 	sample__free(&s);

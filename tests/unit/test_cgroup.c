@@ -143,20 +143,15 @@ TEST(cgroup_mount_small_buffer)
 
 TEST(cgroup_mount_file_errors)
 {
-	char out[CGROUP_PATH_MAX], msg[128], path[] = "/tmp/tdtop-mi-XXXXXX";
-	int fd;
+	char out[CGROUP_PATH_MAX], msg[128], path[256];
 
 	CHECK_INT(cgroup2_mount_from_mountinfo(MI "does-not-exist", out, sizeof(out)), -ENOENT);
 	cgroup2_mount_strerror(-ENOENT, msg, sizeof(msg));
 	CHECK(strstr(msg, "failed to read mountinfo: ") == msg);
 
 	/* a file of 16 MiB is refused rather than read into memory */
-	fd = mkstemp(path);
-	CHECK(fd >= 0);
-	if (fd < 0)
-		return;
-	CHECK_INT(ftruncate(fd, 16 << 20), 0);
-	close(fd);
+	fixture_tmpfile(path, sizeof(path), "mi", "", 0);
+	CHECK_INT(truncate(path, 16 << 20), 0);
 	CHECK_INT(cgroup2_mount_from_mountinfo(path, out, sizeof(out)), -EFBIG);
 	unlink(path);
 }

@@ -16,7 +16,7 @@ static struct event_list list;
 static int parse(const char *root, const char *s)
 {
 	err[0] = '\0';
-	return events_parse(root, s, &list, err, sizeof(err));
+	return event_list__parse(root, s, &list, err, sizeof(err));
 }
 
 /* Parse *s*, which must fail with a message containing *msg*. */
@@ -213,7 +213,7 @@ TEST(events_list_errors)
 
 	CHECK_FAILS(VM, "", "empty event list");
 	CHECK_FAILS(VM, "  \t", "empty event list");
-	CHECK(events_parse(VM, NULL, &list, err, sizeof(err)) == -1);
+	CHECK(event_list__parse(VM, NULL, &list, err, sizeof(err)) == -1);
 	CHECK_FAILS(VM, "cs,,faults", "empty event");
 	CHECK_FAILS(VM, "cs,", "empty event");
 	CHECK_FAILS(VM, ",cs", "empty event");

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "util/json.h"
+#include "fixture.h"
 #include "test.h"
 
 /* ---- a strict JSON validator that also decodes strings ---- */
@@ -416,31 +417,6 @@ TEST(json_escape_truncates_whole_escapes)
 
 /* ---- the writer ---- */
 
-struct mem {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static void mem_open(struct mem *m)
-{
-	m->buf = NULL;
-	m->len = 0;
-	m->f = open_memstream(&m->buf, &m->len);
-}
-
-static const char *mem_text(struct mem *m)
-{
-	fflush(m->f);
-	return m->buf;
-}
-
-static void mem_close(struct mem *m)
-{
-	fclose(m->f);
-	free(m->buf);
-}
-
 /* A deterministic byte source biased to the UTF-8 boundaries. */
 static unsigned next_rand(unsigned *state)
 {
@@ -489,18 +465,18 @@ static const char *round_trip(const unsigned char *in, size_t n)
 	const char *why = NULL;
 	struct json_writer *w;
 	size_t declen = 0, esclen;
-	struct mem m;
+	struct fixture_mem m;
 	struct jp p;
 
 	if (n > 64)
 		return "input too long for the test buffers";
-	mem_open(&m);
+	fixture_mem_open(&m);
 	w = json__new(m.f);
 	json__string_n(w, (const char *)in, n);
 	if (!json__ok(w))
 		why = "writer failed";
 	json__free(w);
-	mem_text(&m);
+	fixture_mem_text(&m);
 	p = (struct jp){ .s = (const unsigned char *)m.buf, .n = m.len };
 	esclen = json_escape(esc, sizeof(esc), (const char *)in, n);
 	if (why)
@@ -516,7 +492,7 @@ static const char *round_trip(const unsigned char *in, size_t n)
 		why = "invalid input not replaced by U+FFFD";
 	else if (esclen + 2 != m.len || memcmp(esc, m.buf + 1, esclen))
 		why = "json_escape() differs from the writer";
-	mem_close(&m);
+	fixture_mem_close(&m);
 	return why;
 }
 
@@ -553,10 +529,10 @@ TEST(json_string_round_trip_random_bytes)
 
 TEST(json_nesting_and_commas)
 {
-	struct mem m;
+	struct fixture_mem m;
 	struct json_writer *w;
 
-	mem_open(&m);
+	fixture_mem_open(&m);
 	w = json__new(m.f);
 	json__begin_object(w);
 	CHECK_INT(json__depth(w), 1);
@@ -592,21 +568,21 @@ TEST(json_nesting_and_commas)
 	json__newline(w);
 	CHECK_INT(json__depth(w), 0);
 	CHECK(json__ok(w));
-	CHECK_STR(mem_text(&m),
+	CHECK_STR(fixture_mem_text(&m),
 		  "{\"a\":[1,-2,{\"b\":null},[]],\"c\":{},\"d\\\"\":true,\"e\":false,"
 		  "\"u\":18446744073709551615,\"i\":-9223372036854775808,\"s\":\"x\\ty\"}\n"
 		  "[]\n");
 	CHECK(json_valid(m.buf, strchr(m.buf, '\n') - m.buf));
 	json__free(w);
-	mem_close(&m);
+	fixture_mem_close(&m);
 }
 
 TEST(json_members_are_key_and_value)
 {
-	struct mem m;
+	struct fixture_mem m;
 	struct json_writer *w;
 
-	mem_open(&m);
+	fixture_mem_open(&m);
 	w = json__new(m.f);
 	json__begin_object(w);
 	json__member_string(w, "s", "a\"b");
@@ -618,7 +594,7 @@ TEST(json_members_are_key_and_value)
 	json__end_object(w);
 	json__newline(w);
 	CHECK(json__ok(w));
-	CHECK_STR(mem_text(&m),
+	CHECK_STR(fixture_mem_text(&m),
 		  "{\"s\":\"a\\\"b\",\"i\":-3,\"u\":18446744073709551615,\"d\":null,"
 		  "\"r\":2.0,\"b\":true}\n");
 	json__free(w);
@@ -628,23 +604,23 @@ TEST(json_members_are_key_and_value)
 	json__member_int(w, "i", 1);
 	CHECK(!json__ok(w));
 	json__free(w);
-	mem_close(&m);
+	fixture_mem_close(&m);
 }
 
 /* What *put* writes of *v*, alone. */
 static char *write_number(void (*put)(struct json_writer *w, double v), double v)
 {
 	static char out[64];
-	struct mem m;
+	struct fixture_mem m;
 	struct json_writer *w;
 
-	mem_open(&m);
+	fixture_mem_open(&m);
 	w = json__new(m.f);
 	put(w, v);
 	CHECK(json__ok(w));
-	snprintf(out, sizeof(out), "%s", mem_text(&m));
+	snprintf(out, sizeof(out), "%s", fixture_mem_text(&m));
 	json__free(w);
-	mem_close(&m);
+	fixture_mem_close(&m);
 	return out;
 }
 
@@ -720,9 +696,9 @@ TEST(json_real_values)
 TEST(json_misuse_fails)
 {
 	struct json_writer *w;
-	struct mem m;
+	struct fixture_mem m;
 
-	mem_open(&m);
+	fixture_mem_open(&m);
 
 	w = json__new(m.f);
 	json__begin_object(w);
@@ -771,7 +747,7 @@ TEST(json_misuse_fails)
 	json__free(w);
 
 	json__free(NULL);
-	mem_close(&m);
+	fixture_mem_close(&m);
 }
 
 TEST(json_write_error_reported)

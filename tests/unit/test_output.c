@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "util/format.h"
 #include "output/output.h"
+#include "fixture.h"
 #include "test.h"
 
 /* ---- helpers ---- */
@@ -307,25 +308,6 @@ static void make_thread_interval(struct interval *iv, struct row rows[2])
 	iv->rows = rows;
 }
 
-struct mem {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static void mem_open(struct mem *m)
-{
-	m->buf = NULL;
-	m->len = 0;
-	m->f = open_memstream(&m->buf, &m->len);
-}
-
-static void mem_close(struct mem *m)
-{
-	fclose(m->f);
-	free(m->buf);
-}
-
 /* Local time is shown in text: pin it to UTC for the test, then restore. */
 struct tz_saved {
 	char *old;
@@ -354,14 +336,14 @@ static void tz_restore(struct tz_saved *s)
 static char *render(enum output_format fmt, const struct interval *a, const struct interval *b)
 {
 	struct output *o;
-	struct mem m;
+	struct fixture_mem m;
 	char *text;
 
-	mem_open(&m);
+	fixture_mem_open(&m);
 	o = output__new(fmt, m.f);
 	CHECK(o != NULL);
 	if (!o) {
-		mem_close(&m);
+		fixture_mem_close(&m);
 		return strdup("");
 	}
 	CHECK_INT(output__interval(o, a), 0);

@@ -34,7 +34,7 @@ TEST(pmu_format_parse_ranges)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pmu_format f = { 0 };
 
-		if (pmu_format_parse(cases[i].s, &f, err, sizeof(err)))
+		if (pmu_format__parse(cases[i].s, &f, err, sizeof(err)))
 			test_fail(__FILE__, __LINE__, "'%s': %s", cases[i].s, err);
 		else if ((int)f.field != cases[i].field || f.mask != cases[i].mask)
 			test_fail(__FILE__, __LINE__, "'%s': field %d mask %#llx", cases[i].s,
@@ -63,14 +63,14 @@ TEST(pmu_format_parse_errors)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		if (pmu_format_parse(bad[i].s, &f, err, sizeof(err)) != bad[i].ret)
+		if (pmu_format__parse(bad[i].s, &f, err, sizeof(err)) != bad[i].ret)
 			test_fail(__FILE__, __LINE__, "'%s' not rejected with %d", bad[i].s,
 				  bad[i].ret);
 		CHECK(err[0] != '\0');
 	}
-	CHECK_INT(pmu_format_parse("config:7-0", &f, err, sizeof(err)), -EINVAL);
+	CHECK_INT(pmu_format__parse("config:7-0", &f, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "reversed"));
-	CHECK_INT(pmu_format_parse("config:70", &f, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_format__parse("config:70", &f, err, sizeof(err)), -ERANGE);
 	CHECK(strstr(err, "0-63"));
 }
 
@@ -207,37 +207,37 @@ TEST(pmu_cpulist_parse_forms)
 {
 	struct pmu_cpus c;
 
-	CHECK_INT(pmu_cpulist_parse("0-3,8", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("0-3,8", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 5);
 	CHECK(pmu_cpus__has(&c, 0) && pmu_cpus__has(&c, 3) && pmu_cpus__has(&c, 8));
 	CHECK(!pmu_cpus__has(&c, 4) && !pmu_cpus__has(&c, 9) && !pmu_cpus__has(&c, -1));
 	CHECK(!pmu_cpus__has(&c, MAX_CPUS));
 
-	CHECK_INT(pmu_cpulist_parse("0-3,8,10-11\n", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("0-3,8,10-11\n", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 7);
 	CHECK(pmu_cpus__has(&c, 11) && !pmu_cpus__has(&c, 12));
 
-	CHECK_INT(pmu_cpulist_parse("", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 0);
-	CHECK_INT(pmu_cpulist_parse("\n", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("\n", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 0);
-	CHECK_INT(pmu_cpulist_parse("5", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("5", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 1);
 	CHECK(pmu_cpus__has(&c, 5));
-	CHECK_INT(pmu_cpulist_parse("0,0-1,1", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("0,0-1,1", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, 2);
-	CHECK_INT(pmu_cpulist_parse("0-4095", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("0-4095", &c, err, sizeof(err)), 0);
 	CHECK_INT(c.nr, MAX_CPUS);
 
-	CHECK_INT(pmu_cpulist_parse("4096", &c, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_cpus__parse("4096", &c, err, sizeof(err)), -ERANGE);
 	CHECK(strstr(err, "below 4096"));
-	CHECK_INT(pmu_cpulist_parse("0-99999999999999999999999", &c, err, sizeof(err)), -ERANGE);
-	CHECK_INT(pmu_cpulist_parse("3-1", &c, err, sizeof(err)), -EINVAL);
+	CHECK_INT(pmu_cpus__parse("0-99999999999999999999999", &c, err, sizeof(err)), -ERANGE);
+	CHECK_INT(pmu_cpus__parse("3-1", &c, err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "reversed"));
 	static const char *const junk[] = { "a", "0-", "-1", "0,,1", "0-3x", "1,", " 1", "1 2",
 					    "0-3:2/4", "0x1" };
 	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
-		if (pmu_cpulist_parse(junk[i], &c, err, sizeof(err)) != -EINVAL)
+		if (pmu_cpus__parse(junk[i], &c, err, sizeof(err)) != -EINVAL)
 			test_fail(__FILE__, __LINE__, "'%s' not rejected", junk[i]);
 	}
 }
@@ -256,12 +256,12 @@ TEST(pmu_cpus_format_round_trip)
 	char buf[64];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK_INT(pmu_cpulist_parse(cases[i].in, &c, err, sizeof(err)), 0);
+		CHECK_INT(pmu_cpus__parse(cases[i].in, &c, err, sizeof(err)), 0);
 		pmu_cpus__format(&c, buf, sizeof(buf));
 		CHECK_STR(buf, cases[i].out);
 	}
 	/* cut to the buffer, never past it */
-	CHECK_INT(pmu_cpulist_parse("0,2,4,6,8", &c, err, sizeof(err)), 0);
+	CHECK_INT(pmu_cpus__parse("0,2,4,6,8", &c, err, sizeof(err)), 0);
 	pmu_cpus__format(&c, buf, 6);
 	CHECK_STR(buf, "0,2,4");
 }

@@ -155,7 +155,7 @@ TEST(readplan_software_events)
 
 	plan_fixture(FX("vm-nopmu"), 1, true);
 	CHECK_INT(d.cfg.nr_parts, 0);
-	CHECK_INT(events_parse(FX("vm-nopmu"), "cpu-clock,context-switches,page-faults,task-clock",
+	CHECK_INT(event_list__parse(FX("vm-nopmu"), "cpu-clock,context-switches,page-faults,task-clock",
 			       &el, err, sizeof(err)), 0);
 	read_plan__build(&plan, &el, NULL, true);
 	CHECK_INT(plan.nr_parts, 1);
@@ -175,7 +175,7 @@ TEST(readplan_software_events)
 	CHECK_INT(plan.ev[1].how, READ_HELPER);
 	CHECK_INT(helper_calls(0), 4);
 
-	CHECK_INT(events_parse(FX("vm-nopmu"), "cycles,instructions", &el, err, sizeof(err)), 0);
+	CHECK_INT(event_list__parse(FX("vm-nopmu"), "cycles,instructions", &el, err, sizeof(err)), 0);
 	read_plan__build(&plan, &el, NULL, true);
 	CHECK_INT(plan.clock, -1);
 	CHECK(!plan.ev[0].always_on);

@@ -16,23 +16,13 @@
 #include <zlib.h>
 #include "rows/aggregate.h"
 #include "record/record.h"
+#include "sample_eq.h"
+#include "fixture.h"
 #include "test.h"
 
 #define FIXTURES "../fixtures/recordings/"
 
 /* ---- helpers ---- */
-
-static void tmp_file(char *path, size_t size)
-{
-	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	int fd;
-
-	snprintf(path, size, "%s/tdtop-test-record-XXXXXX", dir);
-	fd = mkstemp(path);
-	CHECK(fd >= 0);
-	if (fd >= 0)
-		close(fd);
-}
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -224,29 +214,6 @@ static void check_header_eq(const struct rec_header *a, const struct rec_header 
 	CHECK(!memcmp(a->pids, b->pids, sizeof(a->pids)));
 }
 
-/* Bit for bit. */
-static bool sample_eq(const struct sample *a, const struct sample *b)
-{
-	if (memcmp(&a->ts, &b->ts, sizeof(a->ts)) ||
-	    memcmp(&a->interval_s, &b->interval_s, sizeof(a->interval_s)) ||
-	    a->ncpus != b->ncpus || memcmp(&a->idle, &b->idle, sizeof(a->idle)) ||
-	    memcmp(&a->lost, &b->lost, sizeof(a->lost)) ||
-	    memcmp(&a->total, &b->total, sizeof(a->total)) || a->switches != b->switches ||
-	    a->dropped != b->dropped || a->read_errors != b->read_errors || a->nr != b->nr)
-		return false;
-	for (size_t i = 0; i < a->nr; i++) {
-		const struct task_delta *x = &a->tasks[i], *y = &b->tasks[i];
-
-		if (x->tid != y->tid || x->pid != y->pid || x->start_ns != y->start_ns ||
-		    x->leader_start_ns != y->leader_start_ns || x->cgroup_id != y->cgroup_id ||
-		    memcmp(x->comm, y->comm, TASK_COMM_LEN) ||
-		    memcmp(x->pcomm, y->pcomm, TASK_COMM_LEN) || x->exited != y->exited ||
-		    x->cpu_ns != y->cpu_ns || memcmp(x->ev, y->ev, sizeof(x->ev)))
-			return false;
-	}
-	return true;
-}
-
 static void write_recording(const char *path, bool gzip, const struct rec_header *h,
 			    const struct sample *s, int n)
 {
@@ -327,7 +294,7 @@ static void round_trip(bool gzip, int nr_events)
 	strcpy(want[3].tasks[1].comm, "\xc3\x28\xed\xa0\x80\xf4\x90\x80\x80\xc3");
 	strcpy(want[3].tasks[1].pcomm, "123456789012345");
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, gzip, &h, want, 4);
 
 	r = rec_reader__open(path, &back, err, sizeof(err));
@@ -441,7 +408,7 @@ static void extreme_round_trip(bool gzip)
 		memcpy(want[k].tasks[0].pcomm, "\xf4\x90\x80\x80\xe2\x82\xac\xe2\x82\x00", 11);
 	}
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, gzip, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -504,7 +471,7 @@ TEST(record_text_form)
 	make_sample(&s, 1, 3000, MAX_EVENTS);
 	s.tasks[0].cpu_ns = INT64_MAX;
 	s.tasks[1].cpu_ns = (__u64)INT64_MAX + 1;
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, false, &h, &s, 1);
 	data = read_all(path, &len);
 	for (size_t i = 0; i < len; i++) {
@@ -549,7 +516,7 @@ TEST(record_unrecorded_parts_are_zero)
 	s.total.ev[5].count = 99;
 	s.tasks[0].ev[2].running = 7;
 	memcpy(s.tasks[0].comm, "ab\0garbage", 11);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, false, &h, &s, 1);
 	r = rec_reader__open(path, &back, err, sizeof(err));
 	CHECK(r != NULL);
@@ -667,7 +634,7 @@ static void rewrite_fixture(const char *fixture, const char *expected, int want_
 	if (!r)
 		return;
 	rec_reader__cgroup_tree(r, &tree);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	while (w && rec_reader__next(r, &s, msg, sizeof(msg)) == 1) {
@@ -735,7 +702,7 @@ TEST(record_fixture_cgroups)
 	CHECK_STR(rec_reader__cgroup_path(r, 1), "/");
 	CHECK_STR(rec_reader__cgroup_path(r, 3), "/system.slice/nginx.service");
 	CHECK(rec_reader__cgroup_path(r, 7) == NULL);	/* named before interval 2 */
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	CHECK_INT(iv.nr_rows, 5);
 	row = row_of(&iv, 3);
 	CHECK(row && row->cpu_ns == 400000000 && row->nr_threads == 2 && row->depth == 2);
@@ -754,7 +721,7 @@ TEST(record_fixture_cgroups)
 	CHECK_INT(rec_reader__next(r, &s, msg, sizeof(msg)), 1);
 	CHECK_STR(rec_reader__cgroup_path(r, 7), "/system.slice/caf\xc3\xa9 50%.service");
 	CHECK_U64(rec_reader__cgroup_id(r, "/system.slice/caf\xc3\xa9 50%.service"), 7);
-	CHECK_INT(aggregate(&s, &v, 2, names, &iv), 0);
+	CHECK_INT(interval__aggregate(&s, &v, 2, names, &iv), 0);
 	row = row_of(&iv, 2);
 	CHECK(row && row->cpu_ns == 600000000 && row->nr_threads == 2);
 	interval__free_rows(&iv);
@@ -806,7 +773,7 @@ static char *small_recording(bool gzip, struct sample want[3], size_t *len)
 	make_sample(&want[0], 10, 2, 2);
 	make_sample(&want[1], 11, 0, 2);
 	make_sample(&want[2], 12, 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	write_recording(path, gzip, &h, want, 3);
 	data = read_all(path, len);
 	unlink(path);
@@ -1036,7 +1003,7 @@ static void killed_recorder(bool gzip, useconds_t delay)
 	pid_t pid;
 	char c;
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	make_header(&h, 4);
 	CHECK_INT(pipe(pipefd), 0);
 	pid = fork();
@@ -1553,7 +1520,7 @@ TEST(record_writer_refuses_bad_samples)
 
 	make_header(&h, 2);
 	make_sample(&good, 0, 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -1605,7 +1572,7 @@ TEST(record_writer_refuses_bad_headers)
 	struct rec_header h;
 	char path[256], err[256];
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	make_header(&h, 6);
 	h.ncpus = 0;
 	CHECK(recorder__open(path, &h, false, err, sizeof(err)) == NULL);
@@ -1711,7 +1678,7 @@ TEST(record_header_host)
 	char path[256];
 	FILE *f;
 
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	f = fopen(path, "w");
 	fprintf(f, "processor\t: 0\nvendor_id\t: X\nmodel name\t: Test CPU @ 1.00GHz\n\n"
 		   "processor\t: 1\nmodel name\t: Other\n");
@@ -1946,7 +1913,7 @@ TEST(record_cgroup_writer)
 
 	make_header(&h, 2);
 	make_sample(&s, 0, 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -2025,7 +1992,7 @@ TEST(record_cgroup_writer_bound)
 
 	make_header(&h, 1);
 	make_sample(&s, 0, 1, 1);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, true, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
@@ -2174,33 +2141,10 @@ TEST(record_cgroup_tree_churn)
 	sample__free(&s);
 }
 
-static int fake_ancestors(void *ctx, __u64 id, __u64 *out, int max)
-{
-	static const __u64 parent[] = { 0, 0, 1, 2, 1, 4, 4 };
-	int n = 0;
-
-	if (id == 0 || id > 6)
-		return -1;
-	for (__u64 p = parent[id]; p && n < max; p = parent[p])
-		out[n++] = p;
-	return n;
-}
-
-static const char *fake_path(void *ctx, __u64 id)
-{
-	/* 5's path is broken, 6 has none */
-	static const char *const paths[] = { NULL, "/", "/system.slice",
-					     "/system.slice/nginx.service", "/user.slice",
-					     "/user.slice//x", NULL };
-
-	return id <= 6 ? paths[id] : NULL;
-}
-
 /* Each task's cgroup and its ancestors, the root first, once. */
 TEST(record_write_cgroups)
 {
 	static const __u64 ids[] = { 3, 3, 0, 4, 5, 6, 99, 3 };
-	const struct cgroup_tree tree = { fake_ancestors, fake_path, NULL };
 	struct sample s = { 0 };
 	char path[256], err[256], *data;
 	struct rec_header h;
@@ -2211,18 +2155,18 @@ TEST(record_write_cgroups)
 	make_sample(&s, 0, sizeof(ids) / sizeof(ids[0]), 1);
 	for (size_t i = 0; i < s.nr; i++)
 		s.tasks[i].cgroup_id = ids[i];
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)
 		return;
-	CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), -1);
+	CHECK_INT(recorder__write_cgroups(w, &s, &fixture_cgroup_tree, err, sizeof(err)), 1);
 	CHECK_STR(err, "failed to record cgroup 5: path is not \"/\" and names without empty, "
 		       "\".\" or \"..\" ones");
 	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
 	/* the next interval: nothing new */
 	s.tasks[4].cgroup_id = 4;
-	CHECK_INT(recorder__write_cgroups(w, &s, &tree, err, sizeof(err)), 0);
+	CHECK_INT(recorder__write_cgroups(w, &s, &fixture_cgroup_tree, err, sizeof(err)), 0);
 	CHECK_INT(recorder__write(w, &s, err, sizeof(err)), 0);
 	CHECK_INT(recorder__close(w, err, sizeof(err)), 0);
 
@@ -2253,7 +2197,7 @@ TEST(record_cgroup_truncated_every_offset)
 	make_header(&h, 2);
 	for (unsigned int k = 0; k < 3; k++)
 		make_sample(&want[k], 20 + k, k == 1 ? 0 : 2, 2);
-	tmp_file(path, sizeof(path));
+	fixture_tmpfile(path, sizeof(path), "test-record", "", 0);
 	w = recorder__open(path, &h, false, err, sizeof(err));
 	CHECK(w != NULL);
 	if (!w)

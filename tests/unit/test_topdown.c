@@ -143,7 +143,7 @@ static void check_case(enum td_method m, const struct td_case *k)
 	struct td_result r;
 
 	case_counts(k, &c);
-	td_compute(m, &c, &r);
+	td_counts__compute(m, &c, &r);
 	if (r.valid != k->valid)
 		test_fail(__FILE__, __LINE__, "%s: valid == %d, want %d", k->what, r.valid,
 			  k->valid);
@@ -254,18 +254,18 @@ TEST(topdown_bad_arguments)
 	struct td_result r;
 
 	pm_l1(&c, 400, 100, 200, 300);
-	td_compute(TD_METHOD_NONE, &c, &r);
+	td_counts__compute(TD_METHOD_NONE, &c, &r);
 	check_not_measurable(&r);
 	CHECK(isnan(r.slots));
-	td_compute(TD_NR_METHODS, &c, &r);
+	td_counts__compute(TD_NR_METHODS, &c, &r);
 	check_not_measurable(&r);
-	td_compute((enum td_method)-7, &c, &r);
+	td_counts__compute((enum td_method)-7, &c, &r);
 	check_not_measurable(&r);
-	td_compute(TD_PERF_METRICS, NULL, &r);
+	td_counts__compute(TD_PERF_METRICS, NULL, &r);
 	check_not_measurable(&r);
-	td_compute(TD_PERF_METRICS, &c, NULL);	/* must not crash */
+	td_counts__compute(TD_PERF_METRICS, &c, NULL);	/* must not crash */
 	/* the same counts do compute with the right method */
-	td_compute(TD_PERF_METRICS, &c, &r);
+	td_counts__compute(TD_PERF_METRICS, &c, &r);
 	CHECK(r.valid);
 }
 
@@ -425,7 +425,7 @@ TEST(topdown_perf_metrics_seed000_published)
 		double sum = rows[i].ret + rows[i].bad + rows[i].fe + rows[i].be;
 
 		pm_l1(&c, rows[i].ret, rows[i].bad, rows[i].fe, rows[i].be);
-		td_compute(TD_PERF_METRICS, &c, &r);
+		td_counts__compute(TD_PERF_METRICS, &c, &r);
 		CHECK(r.valid);
 		CHECK_NEAR(r.slots, sum, 0.5);
 		CHECK_PERF_PCT(r.retiring, rows[i].p_ret);
@@ -529,7 +529,7 @@ TEST(topdown_intel_generic_seed001_published)
 		set(&c, TD_SLOTS_ISSUED, rows[i].issued);
 		set(&c, TD_RECOVERY_BUBBLES, 0);
 		set(&c, TD_FETCH_BUBBLES, rows[i].fetch);
-		td_compute(TD_INTEL_GENERIC, &c, &r);
+		td_counts__compute(TD_INTEL_GENERIC, &c, &r);
 		CHECK(r.valid);
 		CHECK_PERF_PCT(r.retiring, rows[i].p_ret);
 		CHECK_PERF_PCT(r.bad_speculation, rows[i].p_bad);

@@ -1012,20 +1012,20 @@ TEST(tui_empty_views_say_why)
 	struct tui_state st;
 
 	init(&st, true, false, true);
-	CHECK_STR(tui_empty_text(&st), "no task ran");
+	CHECK_STR(tui_state__empty_text(&st), "no task ran");
 	type(&st, "/x\n");
-	CHECK_STR(tui_empty_text(&st), "no task matches the filter");
+	CHECK_STR(tui_state__empty_text(&st), "no task matches the filter");
 	tui_state__key(&st, 27);
 	st.user_filter = true;
-	CHECK_STR(tui_empty_text(&st), "no task matches the filter");
+	CHECK_STR(tui_state__empty_text(&st), "no task matches the filter");
 	st.user_filter = false;
 	st.cg_within = 9;
-	CHECK_STR(tui_empty_text(&st), "no task of this cgroup ran in this interval");
+	CHECK_STR(tui_state__empty_text(&st), "no task of this cgroup ran in this interval");
 	/* cgroup rows: none charged yet, never a process table's words */
 	init_cg(&st, BY_CGROUP, true);
-	CHECK(strstr(tui_empty_text(&st), "no cgroups charged yet") == tui_empty_text(&st));
+	CHECK(strstr(tui_state__empty_text(&st), "no cgroups charged yet") == tui_state__empty_text(&st));
 	type(&st, "/a.slice\n");
-	CHECK_STR(tui_empty_text(&st), "no cgroup matches the filter");
+	CHECK_STR(tui_state__empty_text(&st), "no cgroup matches the filter");
 }
 
 TEST(tui_note_on_the_status_line_at_start)

@@ -38,7 +38,7 @@ static const char *item(const struct tui_state *st, size_t i, bool *current)
 {
 	static char buf[128];
 
-	*current = tui_menu_item(st, i, buf, sizeof(buf));
+	*current = tui_state__menu_item(st, i, buf, sizeof(buf));
 	return buf;
 }
 
@@ -50,7 +50,7 @@ TEST(tui_sort_menu_names_events)
 
 	init(&st, true);
 	tui_state__key(&st, KEY_F(6));
-	tui_menu_title(&st, title, sizeof(title));
+	tui_state__menu_title(&st, title, sizeof(title));
 	CHECK_STR(title, "Sort by");
 	CHECK_STR(item(&st, 0, &current), "pid");
 	CHECK(!current);
@@ -96,7 +96,7 @@ TEST(tui_user_menu_filters)
 	tui_state__key(&st, 'u');
 	tui_state__set_users(&st, users, 2);
 	CHECK_INT(st.menu_list.cursor, 2);
-	CHECK(tui_menu_item(&st, 2, (char[64]){ 0 }, 64));
+	CHECK(tui_state__menu_item(&st, 2, (char[64]){ 0 }, 64));
 	tui_state__key(&st, KEY_HOME);
 	tui_state__key(&st, '\n');
 	CHECK(!st.user_filter);
@@ -146,14 +146,14 @@ TEST(tui_f9_asks_before_signalling)
 	act = tui_state__key(&st, KEY_F(9));
 	CHECK_INT(st.mode, TUI_MODE_MENU);
 	CHECK_INT(st.menu, TUI_MENU_SIGNAL);
-	tui_menu_title(&st, text, sizeof(text));
+	tui_state__menu_title(&st, text, sizeof(text));
 	CHECK_STR(text, "Send a signal to PID 4242 (w4242)");
 	/* SIGTERM first: Enter asks about it at once */
 	CHECK_INT(st.menu_list.cursor, 0);
 	tui_state__key(&st, '\n');
 	CHECK_INT(st.mode, TUI_MODE_CONFIRM);
 	CHECK_INT(st.kill_sig, SIGTERM);
-	tui_confirm_text(&st, text, sizeof(text));
+	tui_state__confirm_text(&st, text, sizeof(text));
 	CHECK_STR(text, "Send SIGTERM to PID 4242 'w4242'? y sends, any other key cancels");
 	/* anything but y cancels */
 	act = tui_state__key(&st, '\n');
@@ -178,7 +178,7 @@ TEST(tui_f9_asks_before_signalling)
 	tui_state__rows(&st, rows, 3);
 	tui_state__key(&st, KEY_F(9));
 	tui_state__key(&st, '\n');
-	tui_confirm_text(&st, text, sizeof(text));
+	tui_state__confirm_text(&st, text, sizeof(text));
 	CHECK(strstr(text, "to process 4242 (thread 4243 'w4242')") != NULL);
 	tui_state__key(&st, 27);
 	CHECK_INT(st.mode, TUI_MODE_MAIN);

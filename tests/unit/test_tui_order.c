@@ -81,13 +81,13 @@ TEST(tui_cgroup_filter_and_top)
 
 	cg_rows(rows, paths, 7);
 	n = tui_cgroup_filter(rows, 7, "a");
-	n = tui_rows_top(rows, n, 2);
+	n = rows__top(rows, n, 2);
 	CHECK_STR(joined(rows, n), "/a-b /a/b");
 	free_rows(rows, n);
 
 	cg_rows(rows, paths, 7);
 	CHECK_INT(tui_cgroup_filter(rows, 7, ""), 7);
-	CHECK_INT(tui_rows_top(rows, 7, 0), 7);
+	CHECK_INT(rows__top(rows, 7, 0), 7);
 	CHECK_INT(tui_cgroup_filter(rows, 7, "nothing"), 0);
 	CHECK_INT(tui_cgroup_filter(rows, 0, NULL), 0);
 }
@@ -145,7 +145,7 @@ static bool even_pid(void *arg, const struct row *r)
 	return r->pid % 2 == 0;
 }
 
-TEST(tui_rows_filter_keeps_order)
+TEST(rows_filter_keeps_order)
 {
 	struct row rows[5];
 	int calls = 0;
@@ -153,7 +153,7 @@ TEST(tui_rows_filter_keeps_order)
 
 	task_rows(rows, ROW_PROCESS, (const int[]){ 4, 1, 2, 3, 6 }, NULL, 5);
 	rows[1].cgroup = strdup("/freed");
-	n = tui_rows_filter(rows, 5, even_pid, &calls);
+	n = rows__filter(rows, 5, even_pid, &calls);
 	CHECK_INT(calls, 5);
 	CHECK_STR(ids(rows, n), "4 2 6");
 }

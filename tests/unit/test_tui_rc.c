@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fixture.h"
 #include "test.h"
 #include "tui/draw.h"
 #include "tui/rc.h"
@@ -176,30 +177,15 @@ TEST(tui_rc_keeps_what_changed_on_screen)
 	CHECK_INT(tui_rc__diff(&out, &file), TUI_RC_REVERSE);
 }
 
-/* A fresh directory under /tmp for one test. */
-static void temp_dir(char *buf, size_t size)
-{
-	snprintf(buf, size, "/tmp/tdtop-rc-XXXXXX");
-	CHECK(mkdtemp(buf) != NULL);
-}
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
-
-	buf[n > 0 ? n : 0] = '\0';
-	if (fd >= 0)
-		close(fd);
-}
-
 TEST(tui_rc_save_is_atomic_and_follows_no_link)
 {
-	char dir[64], path[128], sub[128], victim[128], text[512], err[256];
+	char path[128], sub[128], victim[128], text[512], err[256];
 	struct tui_rc rc = { .has = TUI_RC_LEVEL | TUI_RC_TREE, .level = 2, .tree = true }, back;
+	char *dir = fixture_new("rc");
 	struct stat sb;
 
-	temp_dir(dir, sizeof(dir));
+	if (!dir)
+		return;
 	/* the directories are made as needed */
 	snprintf(path, sizeof(path), "%s/cfg/tdtop/tdtoprc", dir);
 	CHECK_INT(tui_rc__load(&back, path, err, sizeof(err)), 1);
@@ -217,9 +203,9 @@ TEST(tui_rc_save_is_atomic_and_follows_no_link)
 	CHECK_INT(tui_rc__save(&rc, path, err, sizeof(err)), 0);
 	CHECK_INT(lstat(path, &sb), 0);
 	CHECK(S_ISREG(sb.st_mode));
-	slurp(victim, text, sizeof(text));
+	fixture_read(victim, text, sizeof(text));
 	CHECK_STR(text, "");
-	slurp(path, text, sizeof(text));
+	fixture_read(path, text, sizeof(text));
 	CHECK(strstr(text, "level=2\n") != NULL);
 	/* no temporary file is left behind */
 	snprintf(sub, sizeof(sub), "%s/cfg/tdtop/.tdtoprc.%d", dir, (int)getpid());
@@ -240,7 +226,7 @@ TEST(tui_rc_save_is_atomic_and_follows_no_link)
 	/* a damaged file names itself */
 	snprintf(path, sizeof(path), "%s/damaged", dir);
 	CHECK_INT(tui_rc__save(&(struct tui_rc){ 0 }, path, err, sizeof(err)), 0);
-	slurp(path, text, sizeof(text));
+	fixture_read(path, text, sizeof(text));
 	CHECK(text[0] == '#');
 	{
 		int fd = open(path, O_WRONLY | O_APPEND);
@@ -250,7 +236,7 @@ TEST(tui_rc_save_is_atomic_and_follows_no_link)
 	}
 	CHECK_INT(tui_rc__load(&back, path, err, sizeof(err)), -1);
 	CHECK(strstr(err, "damaged: line 2: tree wants 0 or 1") != NULL);
-	CHECK_INT(system((snprintf(text, sizeof(text), "rm -rf %s", dir), text)), 0);
+	fixture_remove(dir);
 }
 
 TEST(tui_rc_path_from_the_environment)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "fixture.h"
 #include "test.h"
 #include "util/clock.h"
 #include "util/fileio.h"
@@ -42,32 +43,21 @@ TEST(grow_refuses_a_size_that_overflows)
 	CHECK_INT(GROW(a, cap, SIZE_MAX, 16), -ENOMEM);
 }
 
-static void write_tmp(char *path, const char *data, size_t len)
-{
-	int fd;
-
-	strcpy(path, "/tmp/tdtop-unit-XXXXXX");
-	fd = mkstemp(path);
-	CHECK(fd >= 0);
-	CHECK(write(fd, data, len) == (ssize_t)len);
-	close(fd);
-}
-
 TEST(read_small_file_strips_and_checks_size_and_nul)
 {
-	char path[64], buf[8];
+	char path[256], buf[8];
 
-	write_tmp(path, "0-3\n", 4);
+	fixture_tmpfile(path, sizeof(path), "unit", "0-3\n", 4);
 	CHECK_INT(read_small_file(path, buf, sizeof(buf)), 3);
 	CHECK_STR(buf, "0-3");
 	unlink(path);
-	write_tmp(path, "1234567", 7);
+	fixture_tmpfile(path, sizeof(path), "unit", "1234567", 7);
 	CHECK_INT(read_small_file(path, buf, sizeof(buf)), 7);
 	unlink(path);
-	write_tmp(path, "12345678", 8);
+	fixture_tmpfile(path, sizeof(path), "unit", "12345678", 8);
 	CHECK_INT(read_small_file(path, buf, sizeof(buf)), -E2BIG);
 	unlink(path);
-	write_tmp(path, "a\0b", 3);
+	fixture_tmpfile(path, sizeof(path), "unit", "a\0b", 3);
 	CHECK_INT(read_small_file(path, buf, sizeof(buf)), -EILSEQ);
 	unlink(path);
 	CHECK_INT(read_small_file("/nonexistent/tdtop", buf, sizeof(buf)), -ENOENT);
@@ -76,11 +66,11 @@ TEST(read_small_file_strips_and_checks_size_and_nul)
 TEST(read_whole_file_grows_and_bounds)
 {
 	static char big[200000];
-	char path[64], *b;
+	char path[256], *b;
 	size_t len;
 
 	memset(big, 'x', sizeof(big));
-	write_tmp(path, big, sizeof(big));
+	fixture_tmpfile(path, sizeof(path), "unit", big, sizeof(big));
 	CHECK_INT(read_whole_file(path, sizeof(big), &b, &len), 0);
 	CHECK_INT(len, sizeof(big));
 	CHECK_INT(b[len], 0);
@@ -88,13 +78,13 @@ TEST(read_whole_file_grows_and_bounds)
 	CHECK_INT(read_whole_file(path, sizeof(big) - 1, &b, &len), -EFBIG);
 	unlink(path);
 	/* exactly max bytes where max + 1 is the first capacity */
-	write_tmp(path, big, 64 * 1024 - 1);
+	fixture_tmpfile(path, sizeof(path), "unit", big, 64 * 1024 - 1);
 	CHECK_INT(read_whole_file(path, 64 * 1024 - 1, &b, &len), 0);
 	CHECK_INT(len, 64 * 1024 - 1);
 	free(b);
 	CHECK_INT(read_whole_file(path, 64 * 1024 - 2, &b, &len), -EFBIG);
 	unlink(path);
-	write_tmp(path, "", 0);
+	fixture_tmpfile(path, sizeof(path), "unit", "", 0);
 	CHECK_INT(read_whole_file(path, 10, &b, &len), 0);
 	CHECK_INT(len, 0);
 	free(b);

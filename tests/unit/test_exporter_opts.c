@@ -3,7 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include "exporter/listen.h"
+#include "exporter/opts.h"
 #include "exporter/webconfig.h"
 #include "test.h"
 

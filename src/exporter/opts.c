@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/errmsg.h"
-#include "exporter/listen.h"
+#include "exporter/opts.h"
 #include "exporter/webconfig.h"
 
 static int parse_port(const char *s, int *port)

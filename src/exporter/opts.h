@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The exporter's options: where it listens, and what it serves. */
-#ifndef __TDTOP_LISTEN_H
-#define __TDTOP_LISTEN_H
+#ifndef __TDTOP_EXPORTER_OPTS_H
+#define __TDTOP_EXPORTER_OPTS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -65,4 +65,4 @@ void exporter_opts__describe(const struct exporter_opts *o, char *buf, size_t si
 /* What parsing allocated (the web configuration); *o* may be zeroed or parsed. */
 void exporter_opts__free(struct exporter_opts *o);
 
-#endif /* __TDTOP_LISTEN_H */
+#endif /* __TDTOP_EXPORTER_OPTS_H */
