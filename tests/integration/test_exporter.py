@@ -452,20 +452,21 @@ def test_command_name_series():
     holding both's CPU time, and it outlives their exits."""
     with Exporter("--by", "comm", "-e", "cpu-clock", "-d", "0.3") as ex:
         ex.wait_intervals(1)
-        total = 0
+        total = stolen = 0
         for _ in range(2):
             with Workload("burn", 200, name="tdexp-twin", cpus="0") as wl:
                 wl.ready()
-                wl.go()
-                wl.done()
+                wl.run()
                 wl.finish()
                 total += wl.delta("cpu_ns")
+                stolen += wl.stolen_ns
         ex.wait_intervals(2)
         samples = ex.samples()
         got = series(samples, "tdtop_cpu_seconds_total", comm="tdexp-twin")
         assert len(got) == 1, f"want one series for both processes: {got}"
+        # tdtop's slices include hypervisor steal, the workloads' own clocks do not
         assert_close("command's cpu seconds vs both workloads'", got[0] * 1e9, total,
-                     rel=0.02, slack=40 * MS)
+                     rel=0.02, slack=40 * MS + stolen)
         assert not any("pid" in dict(k[1]) for k in samples), "a pid label with --by comm"
         assert ex.stop() == 0, ex.stderr()
 
