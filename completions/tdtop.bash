@@ -14,7 +14,7 @@ _tdtop_opts_record="-o --output --force --duration -d --delay -n --iterations --
 	-V --version"
 _tdtop_opts_report="--diff -l --level -d --delay -p --pid -H --threads --by
 	-o --output -s --sort --top -b --batch -h --help -V --version"
-_tdtop_opts_exporter="--listen -d --delay --max-tasks --helper-reads -l --level --list
+_tdtop_opts_exporter="--listen --web-config -d --delay --max-tasks --helper-reads -l --level --list
 	--strict --allow-smt -e --events --list-events -p --pid -H --threads --by
 	-c --cgroup --cgroup-depth --top -v --verbose -h --help -V --version"
 

@@ -30,7 +30,8 @@ VALUES = {"-l": "1", "--level": "1", "-e": "cpu-clock", "--events": "cpu-clock",
           "-p": "1", "--pid": "1", "--by": "process", "-c": "system.slice",
           "--cgroup": "system.slice", "--cgroup-depth": "1", "-d": "1", "--delay": "1",
           "-n": "1", "--iterations": "1", "--max-tasks": "1024", "-s": "cpu", "--sort": "cpu",
-          "--top": "1", "--duration": "1", "--listen": "127.0.0.1:9717"}
+          "--top": "1", "--duration": "1", "--listen": "127.0.0.1:9717",
+          "--web-config": "/dev/null"}
 OPTION = re.compile(r"(?<![\w-])(--?[a-zA-Z][a-zA-Z0-9-]*)")
 
 
