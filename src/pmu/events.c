@@ -215,8 +215,9 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 			continue;
 		if (pmu_has_alias(root, pmu, terms[i].name)) {
 			if (alias)
-				return errmsg(err, errlen, -1, "'%s' names two events: '%s' and '%s'",
-					      name, alias->name, terms[i].name);
+				return errmsg(err, errlen, -1,
+					      "'%s' names two events: '%s' and '%s'", name,
+					      alias->name, terms[i].name);
 			alias = &terms[i];
 		} else if (!vendor && is_vendor_word(root, pmu, terms[i].name)) {
 			vendor = &terms[i];
@@ -564,7 +565,8 @@ static void print_vendor(const char *root, FILE *out)
 		char **events;
 
 		if (!core) {
-			fprintf(out, "  (libpfm4 knows this CPU as %s, but the kernel has no CPU PMU)\n",
+			fprintf(out,
+				"  (libpfm4 knows this CPU as %s, but the kernel has no CPU PMU)\n",
 				*p);
 			continue;
 		}

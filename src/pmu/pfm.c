@@ -170,8 +170,8 @@ int pfm_event__encode_for(const char *name, const char *pmu, __u32 type,
 	}
 	if (other[0])
 		return errmsg(err, errlen, -ENOENT,
-			      "'%s' is an event of libpfm4's PMU '%s', which is not %s", name, other,
-			      pmu);
+			      "'%s' is an event of libpfm4's PMU '%s', which is not %s", name,
+			      other, pmu);
 	return not_found(name, err, errlen);
 }
 

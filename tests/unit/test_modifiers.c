@@ -139,9 +139,9 @@ TEST(modifiers_on_every_form)
 		}
 		if (strcmp(e->name, cases[i].name) || e->type != cases[i].type ||
 		    e->config != cases[i].config || e->exclude != cases[i].exclude)
-			test_fail(__FILE__, __LINE__, "'%s' -> '%s' type %u config %#llx exclude %#x",
-				  cases[i].s, e->name, e->type, (unsigned long long)e->config,
-				  e->exclude);
+			test_fail(__FILE__, __LINE__,
+				  "'%s' -> '%s' type %u config %#llx exclude %#x", cases[i].s,
+				  e->name, e->type, (unsigned long long)e->config, e->exclude);
 	}
 }
 

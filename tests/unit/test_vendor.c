@@ -66,9 +66,9 @@ TEST(vendor_names)
 		if (list.nr != 1 || strcmp(e->name, cases[i].s) || e->type != cases[i].type ||
 		    e->config != cases[i].config || e->config1 || e->config2 ||
 		    e->exclude != cases[i].exclude)
-			test_fail(__FILE__, __LINE__, "'%s' -> '%s' type %u config %#llx exclude %#x",
-				  cases[i].s, e->name, e->type, (unsigned long long)e->config,
-				  e->exclude);
+			test_fail(__FILE__, __LINE__,
+				  "'%s' -> '%s' type %u config %#llx exclude %#x", cases[i].s,
+				  e->name, e->type, (unsigned long long)e->config, e->exclude);
 	}
 	/* tdtop's own names come first: "instructions" stays the generic event */
 	CHECK_INT(parse(ICL, "instructions,inst_retired.any"), 0);
