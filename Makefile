@@ -52,8 +52,9 @@ CFLAGS ?=
 CFLAGS += $(SANFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DTDTOP_VERSION='"$(VERSION)"' \
 	-I$(OUT) -Isrc -Ibpf -MMD -MP
 # libbpf needs libelf and zlib; zlib also compresses recordings; GnuTLS is the
-# exporter's TLS, libyaml reads its web configuration, libcrypt checks bcrypt
-LIB_LDLIBS := -ljansson -lncursesw -lgnutls -lyaml -lcrypt -lz -lm
+# exporter's TLS, libyaml reads its web configuration, libcrypt checks bcrypt;
+# libpfm4 has the vendor event tables (-e inst_retired.any)
+LIB_LDLIBS := -lpfm -ljansson -lncursesw -lgnutls -lyaml -lcrypt -lz -lm
 LDLIBS := -lbpf -lelf $(LIB_LDLIBS)
 # STATIC=1: one self-contained binary, e.g. for booting other kernels in qemu
 ifeq ($(STATIC),1)

@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")"
 
 BUILD_PKGS="make gcc libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev \
-	libjansson-dev libncurses-dev libgnutls28-dev libyaml-dev libcrypt-dev pkg-config"
+	libjansson-dev libncurses-dev libgnutls28-dev libyaml-dev libcrypt-dev libpfm4-dev pkg-config"
 TEST_PKGS="python3 procps util-linux linux-perf tmux libclang-rt-14-dev valgrind \
 	qemu-system-x86 busybox-static cpio prometheus groff-base zsh"
 

@@ -86,6 +86,10 @@ static const char usage_events[] =
 "                           cache-references cache-misses ref-cycles ...\n"
 "                         sysfs PMU events: pmu/name/ or pmu/event=0x3c,umask=0x1/\n"
 "                         raw: rNNNN (hex)\n"
+"                         vendor (libpfm4's tables for this CPU): inst_retired.any,\n"
+"                           mem_load_retired.l3_miss, or as pmu/name/\n"
+"                         modifiers as perf's: cycles:u, cs:k, cpu/cycles/uk\n"
+"                           (u user, k kernel, h hypervisor, G guest, H host)\n"
 "      --list-events      list the events this machine offers and exit\n";
 
 #define USAGE_PID "  -p, --pid PID[,PID...] only these processes (and their threads)"

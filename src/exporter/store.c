@@ -357,10 +357,14 @@ unsigned int prom_store__unavailable(const struct prom_store *s)
 	return na;
 }
 
-/* The software clocks count nanoseconds: a time, not a count of things. */
+/* The software clocks count nanoseconds: a time, not a count of things;
+ * with modifiers too (cpu-clock:u), which the kernel ignores for them. */
 static bool counts_time(const char *name)
 {
-	return name && (!strcmp(name, "cpu-clock") || !strcmp(name, "task-clock"));
+	size_t n = name ? strcspn(name, ":") : 0;
+
+	return (n == 9 && !strncmp(name, "cpu-clock", n)) ||
+	       (n == 10 && !strncmp(name, "task-clock", n));
 }
 
 void prom_event_kinds(const int *role, const char *const *names, int n,

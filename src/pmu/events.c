@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * -e parsing: perf-style names (software, generic hardware, raw rNNNN and
- * pmu/.../ from sysfs) into event_spec entries, and --list-events.
+ * -e parsing: perf-style names (software, generic hardware, raw rNNNN,
+ * pmu/.../ from sysfs, vendor names through libpfm4) and their modifiers
+ * into event_spec entries, and --list-events.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include "util/macros.h"
 #include "util/errmsg.h"
 #include "pmu/events.h"
+#include "pmu/pfm.h"
 #include "pmu/pmu.h"
 
 #define MSG_LEN 256
@@ -152,17 +154,29 @@ static int apply_alias(const char *root, const char *pmu, const char *alias,
 	return 0;
 }
 
-/* pmu/body/ with body "alias", "term=val,...", or "alias,term=val,...". */
+/* A bare word of a core PMU's pmu/.../ that format/ does not define
+ * ("config" and friends are terms without a file): a name for libpfm4. */
+static bool is_vendor_word(const char *root, const char *pmu, const char *word)
+{
+	struct pmu_format f;
+
+	return pmu_is_core_name(pmu) && strncmp(word, "config", 6) &&
+	       pmu_read_format(root, pmu, word, &f, NULL, 0) == -ENOENT;
+}
+
+/* pmu/body/ with body "alias", "term=val,...", or "alias,term=val,...";
+ * a vendor event name (cpu_core/inst_retired.any/) stands for the alias. */
 static int parse_pmu_event(const char *root, const char *name, struct event_spec *e, char *err,
 			   size_t errlen)
 {
 	struct pmu_term terms[PMU_MAX_TERMS];
-	const struct pmu_term *alias = NULL;
+	const struct pmu_term *alias = NULL, *vendor = NULL;
 	char pmu[PMU_NAME_LEN], body[EVENT_NAME_LEN];
 	const char *s1 = strchr(name, '/');
 	const char *s2 = strchr(s1 + 1, '/');
 	__u64 cfg[NR_PMU_FIELDS] = { 0 };
-	char msg[MSG_LEN];
+	char msg[MSG_LEN], vmsg[MSG_LEN];
+	bool vendor_ok = false;
 	__u32 type;
 	int nr;
 
@@ -176,9 +190,6 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 		return errmsg(err, errlen, -1, "missing closing '/' in '%s'", name);
 	if (strchr(s2 + 1, '/'))
 		return errmsg(err, errlen, -1, "unexpected '/' in '%s'", name);
-	if (s2[1])
-		return errmsg(err, errlen, -1, "modifiers ('%s') are not supported in '%s'", s2 + 1,
-			      name);
 	if (s2 == s1 + 1)
 		return errmsg(err, errlen, -1, "no event or terms between the slashes in '%s'",
 			      name);
@@ -195,17 +206,40 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 	if (nr < 0)
 		return errmsg(err, errlen, -1, "bad event '%s': %s", name, msg);
 
-	/* A bare word naming an events/ file is the alias; perf's rule too. */
+	/*
+	 * A bare word naming an events/ file is the alias; perf's rule too.
+	 * A bare word that is no format term may be a vendor event instead.
+	 */
 	for (int i = 0; i < nr; i++) {
-		if (terms[i].has_val || !pmu_has_alias(root, pmu, terms[i].name))
+		if (terms[i].has_val)
 			continue;
-		if (alias)
-			return errmsg(err, errlen, -1, "'%s' names two events: '%s' and '%s'", name,
-				      alias->name, terms[i].name);
-		alias = &terms[i];
+		if (pmu_has_alias(root, pmu, terms[i].name)) {
+			if (alias)
+				return errmsg(err, errlen, -1,
+					      "'%s' names two events: '%s' and '%s'", name,
+					      alias->name, terms[i].name);
+			alias = &terms[i];
+		} else if (!vendor && is_vendor_word(root, pmu, terms[i].name)) {
+			vendor = &terms[i];
+		}
 	}
+	if (alias)
+		vendor = NULL;
 
 	spec_init(e, name, type);
+	if (vendor) {
+		struct pfm_encoding enc;
+		int ret = pfm_event__encode_for(vendor->name, pmu, type, &enc, vmsg, sizeof(vmsg));
+
+		if (ret && ret != -ENOENT)
+			return errmsg(err, errlen, -1, "bad event '%s': %s", name, vmsg);
+		if (!ret) {
+			cfg[PMU_CONFIG] = enc.config;
+			cfg[PMU_CONFIG1] = enc.config1;
+			cfg[PMU_CONFIG2] = enc.config2;
+			vendor_ok = true;
+		}
+	}
 	if (alias) {
 		if (apply_alias(root, pmu, alias->name, terms, nr, cfg, err, errlen))
 			return -1;
@@ -215,14 +249,64 @@ static int parse_pmu_event(const char *root, const char *name, struct event_spec
 			return errmsg(err, errlen, -1, "%s", msg);
 	}
 	for (int i = 0; i < nr; i++) {
-		if (&terms[i] == alias)
+		if (&terms[i] == alias || (&terms[i] == vendor && vendor_ok))
 			continue;
+		/* a word libpfm4 does not know either: the term's error says so */
 		if (pmu_terms_apply(root, pmu, &terms[i], 1, cfg, msg, sizeof(msg)))
-			return errmsg(err, errlen, -1, "bad event '%s': %s", name, msg);
+			return errmsg(err, errlen, -1, "bad event '%s': %s%s%s", name, msg,
+				      &terms[i] == vendor ? "; as a vendor event: " : "",
+				      &terms[i] == vendor ? vmsg : "");
 	}
 	e->config = cfg[PMU_CONFIG];
 	e->config1 = cfg[PMU_CONFIG1];
 	e->config2 = cfg[PMU_CONFIG2];
+	return 0;
+}
+
+/* Whether a sysfs PMU has perf type *type*. */
+static bool have_pmu_type(const char *root, __u32 type)
+{
+	char **pmus = pmu_list(root);
+	bool found = false;
+
+	for (char **p = pmus; p && *p && !found; p++) {
+		__u32 t;
+
+		found = !pmu_read_type(root, *p, &t, NULL, 0) && t == type;
+	}
+	pmu_names_free(pmus);
+	return found;
+}
+
+/*
+ * A vendor name through libpfm4: 0 with *e* set, 1 when it does not know
+ * the name, -1 when it does but the kernel has no PMU to count it on.
+ * *err* says why for 1 and -1.
+ */
+static int vendor_event(const char *root, const char *name, struct event_spec *e, char *err,
+			size_t errlen)
+{
+	struct pfm_encoding enc;
+	int ret = pfm_event__encode(name, &enc, err, errlen);
+
+	if (ret == -ENOENT)
+		return 1;
+	if (ret)
+		return -1;
+	if (enc.type == PERF_TYPE_RAW && !pmu_have_core(root))
+		return errmsg(err, errlen, -1,
+			      "'%s' is an event of libpfm4's PMU '%s', but the kernel has no CPU "
+			      "PMU here (none under %s/bus/event_source/devices)",
+			      name, enc.pmu, root);
+	if (enc.type >= PERF_TYPE_MAX && !have_pmu_type(root, enc.type))
+		return errmsg(err, errlen, -1,
+			      "'%s' is an event of libpfm4's PMU '%s', but no PMU under "
+			      "%s/bus/event_source/devices has its type %u",
+			      name, enc.pmu, root, enc.type);
+	spec_init(e, name, enc.type);
+	e->config = enc.config;
+	e->config1 = enc.config1;
+	e->config2 = enc.config2;
 	return 0;
 }
 
@@ -231,6 +315,7 @@ static int resolve(const char *root, const char *name, struct event_spec *e, cha
 {
 	const struct named_event *n;
 	char hint[EVENT_NAME_LEN + PMU_NAME_LEN + 4];
+	char why[MSG_LEN];
 	int ret;
 
 	if (strchr(name, '/'))
@@ -250,13 +335,42 @@ static int resolve(const char *root, const char *name, struct event_spec *e, cha
 	ret = parse_raw(name, e, err, errlen);
 	if (ret <= 0)
 		return ret;
-	if (strchr(name, ':'))
-		return errmsg(err, errlen, -1,
-			      "unknown event '%s': modifiers such as ':u' are not supported", name);
+	ret = vendor_event(root, name, e, why, sizeof(why));
+	if (ret < 0)
+		return errmsg(err, errlen, -1, "%s", why);
+	if (!ret)
+		return 0;
 	pmu_hint(root, name, hint, sizeof(hint));
 	if (hint[0])
 		return errmsg(err, errlen, -1, "unknown event '%s' (did you mean %s?)", name, hint);
-	return errmsg(err, errlen, -1, "unknown event '%s' (see tdtop --list-events)", name);
+	return errmsg(err, errlen, -1, "unknown event '%s': %s (see tdtop --list-events)", name,
+		      why);
+}
+
+/* *name* with its modifiers: the event, named as resolve() names it with
+ * the modifiers after it as typed ("cs:u" is "context-switches:u"). */
+static int resolve_modified(const char *root, const char *name, struct event_spec *e,
+			    char *err, size_t errlen)
+{
+	char base[EVENT_NAME_LEN];
+	size_t len = strlen(name);
+	const char *mods = event_mods__find(name, &len);
+	unsigned int exclude = 0;
+	size_t n;
+
+	if (mods && event_mods__parse(mods, name, &exclude, err, errlen))
+		return -1;
+	memcpy(base, name, len);
+	base[len] = '\0';
+	if (resolve(root, base, e, err, errlen))
+		return -1;
+	e->exclude = exclude;
+	n = strlen(e->name);
+	if (n + strlen(name + len) >= sizeof(e->name))
+		return errmsg(err, errlen, -1, "event '%s%s' is too long (at most %d characters)",
+			      e->name, name + len, EVENT_NAME_LEN - 1);
+	memcpy(e->name + n, name + len, strlen(name + len) + 1);
+	return 0;
 }
 
 static int check_duplicate(const struct event_list *out, const struct event_spec *e, char *err,
@@ -268,7 +382,7 @@ static int check_duplicate(const struct event_list *out, const struct event_spec
 		if (!strcmp(o->name, e->name))
 			return errmsg(err, errlen, -1, "event '%s' is listed twice", e->name);
 		if (o->type == e->type && o->config == e->config && o->config1 == e->config1 &&
-		    o->config2 == e->config2)
+		    o->config2 == e->config2 && o->exclude == e->exclude)
 			return errmsg(err, errlen, -1, "events '%s' and '%s' are the same event",
 				      o->name, e->name);
 	}
@@ -341,7 +455,7 @@ int event_list__parse(const char *sysfs_root, const char *list, struct event_lis
 		if (out->nr == MAX_EVENTS)
 			return errmsg(err, errlen, -1, "too many events: at most %d can be counted",
 				      MAX_EVENTS);
-		if (resolve(sysfs_root, name, &e, err, errlen))
+		if (resolve_modified(sysfs_root, name, &e, err, errlen))
 			return -1;
 		if (check_duplicate(out, &e, err, errlen))
 			return -1;
@@ -383,6 +497,11 @@ void event_spec__to_attr(const struct event_spec *e, struct perf_event_attr *att
 	attr->config2 = e->config2;
 	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	attr->pinned = e->pinned;
+	attr->exclude_user = !!(e->exclude & EXCL_USER);
+	attr->exclude_kernel = !!(e->exclude & EXCL_KERNEL);
+	attr->exclude_hv = !!(e->exclude & EXCL_HV);
+	attr->exclude_host = !!(e->exclude & EXCL_HOST);
+	attr->exclude_guest = !!(e->exclude & EXCL_GUEST);
 }
 
 static void print_named(FILE *out, const struct named_event *tab, size_t n)
@@ -431,6 +550,38 @@ static void print_pmu_terms(const char *root, const char *pmu, FILE *out)
 	pmu_names_free(terms);
 }
 
+/* libpfm4's names for this CPU's core PMUs, when the kernel has one. */
+static void print_vendor(const char *root, FILE *out)
+{
+	char **pmus = pfm_pmus__list();
+	bool core = pmu_have_core(root);
+
+	fprintf(out, "\nVendor events (libpfm4; also as pmu/name/, e.g. cpu/inst_retired.any/):\n");
+	if (!pmus)
+		fprintf(out, "  (libpfm4 does not start)\n");
+	else if (!pmus[0])
+		fprintf(out, "  (libpfm4 detects no CPU PMU)\n");
+	for (char **p = pmus; p && *p; p++) {
+		char **events;
+
+		if (!core) {
+			fprintf(out,
+				"  (libpfm4 knows this CPU as %s, but the kernel has no CPU PMU)\n",
+				*p);
+			continue;
+		}
+		events = pfm_pmu__events(*p);
+		for (char **ev = events; ev && *ev; ev++) {
+			if (pmus[1])
+				fprintf(out, "  %s::%s\n", *p, *ev);
+			else
+				fprintf(out, "  %s\n", *ev);
+		}
+		pmu_names_free(events);
+	}
+	pmu_names_free(pmus);
+}
+
 void events_print_list(const char *sysfs_root, FILE *out)
 {
 	char **pmus = pmu_list(sysfs_root);
@@ -445,6 +596,7 @@ void events_print_list(const char *sysfs_root, FILE *out)
 	} else {
 		fprintf(out, "  (no hardware PMU found)\n");
 	}
+	print_vendor(sysfs_root, out);
 
 	fprintf(out, "\nPMU events (%s/bus/event_source/devices):\n", sysfs_root);
 	if (!pmus)
@@ -456,4 +608,8 @@ void events_print_list(const char *sysfs_root, FILE *out)
 	for (char **p = pmus; p && *p; p++)
 		print_pmu_terms(sysfs_root, *p, out);
 	pmu_names_free(pmus);
+
+	fprintf(out, "\nModifiers, after any event as name:MODS or pmu/.../MODS (perf's):\n"
+		     "  u user, k kernel, h hypervisor: naming some leaves out the others\n"
+		     "  G guest, H host: likewise (e.g. cycles:u, cs:k, cpu/cycles/uk)\n");
 }

@@ -9,6 +9,7 @@
 #include "util/json.h"
 #include "pmu/discover.h"
 #include "pmu/events.h"
+#include "pmu/pfm.h"
 #include "pmu/pmu.h"
 #include "pmu/readplan.h"
 
@@ -266,6 +267,35 @@ static void put_pmu(struct json_writer *w, const char *root, const char *pmu)
 	pmu_names_free(terms);
 }
 
+/* libpfm4's core PMUs of this CPU with their events; no events when the
+ * kernel has no core PMU to count them on; null when libpfm4 fails. */
+static void put_vendor(struct json_writer *w, bool core)
+{
+	char **pmus = pfm_pmus__list();
+
+	json__key(w, "vendor");
+	if (!pmus) {
+		json__null(w);
+		return;
+	}
+	json__begin_array(w);
+	for (char **p = pmus; *p; p++) {
+		char **events = core ? pfm_pmu__events(*p) : NULL;
+
+		json__begin_object(w);
+		json__member_string(w, "libpfm4_pmu", *p);
+		json__key(w, "events");
+		json__begin_array(w);
+		for (char **ev = events; ev && *ev; ev++)
+			json__string(w, *ev);
+		json__end_array(w);
+		json__end_object(w);
+		pmu_names_free(events);
+	}
+	json__end_array(w);
+	pmu_names_free(pmus);
+}
+
 int events_print_list_json(const char *sysfs_root, FILE *out)
 {
 	struct json_writer *w = json__new(out);
@@ -285,6 +315,12 @@ int events_print_list_json(const char *sysfs_root, FILE *out)
 	json__member_bool(w, "core_pmu", core);
 	tab = events_hardware(&n);
 	put_named(w, "hardware", tab, core ? n : 0);
+	put_vendor(w, core);
+	json__key(w, "modifiers");
+	json__begin_array(w);
+	for (const char *m = "ukhGH"; *m; m++)
+		json__string_n(w, m, 1);
+	json__end_array(w);
 	json__key(w, "pmus");
 	if (pmus) {
 		json__begin_array(w);

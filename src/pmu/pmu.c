@@ -599,46 +599,56 @@ static bool is_companion(const char *name)
 	return false;
 }
 
+int pmu_names__add(struct pmu_names *l, const char *name)
+{
+	/* room for this name and the NULL after the last */
+	if (GROW(l->names, l->cap, l->nr + 2, 32))
+		return -ENOMEM;
+	l->names[l->nr] = strdup(name);
+	if (!l->names[l->nr])
+		return -ENOMEM;
+	l->nr++;
+	l->names[l->nr] = NULL;
+	return 0;
+}
+
+char **pmu_names__finish(struct pmu_names *l, bool ok)
+{
+	char **names = l->names;
+	size_t nr = l->nr;
+
+	memset(l, 0, sizeof(*l));
+	if (!ok) {
+		pmu_names_free(names);
+		return NULL;
+	}
+	if (!names)
+		return calloc(1, sizeof(*names));
+	qsort(names, nr, sizeof(*names), cmp_names);
+	return names;
+}
+
 static char **list_dir(const char *path, bool skip_companions)
 {
-	char **names = NULL;
-	size_t nr = 0, cap = 0;
+	struct pmu_names l = { 0 };
 	struct dirent *de;
+	bool ok = true;
 	DIR *dir;
 
 	dir = opendir(path);
 	if (!dir)
 		return NULL;
-	while ((de = readdir(dir))) {
+	while (ok && (de = readdir(dir))) {
 		if (!pmu_name_valid(de->d_name))
 			continue;
 		if (skip_companions && is_companion(de->d_name))
 			continue;
-		if (nr + 1 >= MAX_DIR_ENTRIES)
+		if (l.nr + 1 >= MAX_DIR_ENTRIES)
 			break;
-		/* room for this name and the NULL after the last */
-		if (GROW(names, cap, nr + 2, 32))
-			goto oom;
-		names[nr] = strdup(de->d_name);
-		if (!names[nr])
-			goto oom;
-		nr++;
+		ok = !pmu_names__add(&l, de->d_name);
 	}
 	closedir(dir);
-	if (!names) {
-		names = calloc(1, sizeof(*names));
-		return names;
-	}
-	names[nr] = NULL;
-	qsort(names, nr, sizeof(*names), cmp_names);
-	return names;
-oom:
-	closedir(dir);
-	if (names) {
-		names[nr] = NULL;
-		pmu_names_free(names);
-	}
-	return NULL;
+	return pmu_names__finish(&l, ok);
 }
 
 char **pmu_list(const char *root)

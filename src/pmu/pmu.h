@@ -148,6 +148,17 @@ char **pmu_list_events(const char *root, const char *pmu);
 char **pmu_list_formats(const char *root, const char *pmu);
 void pmu_names_free(char **names);
 
+/* Building such a list: add names, then finish (sorted; NULL when *ok* is
+ * false or memory ran out, which frees what was added). */
+struct pmu_names {
+	char **names;
+	size_t nr;
+	size_t cap;
+};
+
+int pmu_names__add(struct pmu_names *l, const char *name);
+char **pmu_names__finish(struct pmu_names *l, bool ok);
+
 /* Any core PMU (see pmu_is_core_name()) under *root*. */
 bool pmu_have_core(const char *root);
 

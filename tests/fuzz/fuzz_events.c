@@ -43,6 +43,7 @@ static bool same_event(const struct event_spec *a, const struct event_spec *b)
 {
 	return !strcmp(a->name, b->name) && a->type == b->type && a->config == b->config &&
 	       a->config1 == b->config1 && a->config2 == b->config2 &&
+	       a->exclude == b->exclude &&
 	       !memcmp(&a->scale, &b->scale, sizeof(a->scale)) && !strcmp(a->unit, b->unit);
 }
 

@@ -67,7 +67,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	[ "$name" = fuzz_record ] && continue
 	bin=$out/$name
 	if ! "$clang" "${cflags[@]}" "${san[@]}" -fsanitize=fuzzer "$src" "$lib" \
-		-ljansson -lncursesw -lz -lm -o "$bin" >"$out/$name.build.log" 2>&1; then
+		-lpfm -ljansson -lncursesw -lz -lm -o "$bin" >"$out/$name.build.log" 2>&1; then
 		echo "FAIL $name: build failed, see $out/$name.build.log"
 		failed=$((failed + 1))
 		continue

@@ -5,9 +5,12 @@
 # character, measure each with tdtop (its default read path, then again
 # with --helper-reads) and then with perf stat for the same process and
 # duration, print them side by side and pack everything into a tarball to
-# send back. Fails when tdtop's two read paths differ by more than 0.5
-# percentage points in a category. Skips (exit 0) where there is no TopDown
-# PMU. docs/topdown.md describes it.
+# send back. Then the same for a list of named events on the alu workload
+# (-E: vendor names through libpfm4, perf's modifiers), as counts per
+# second. Fails when tdtop's two read paths differ by more than 0.5
+# percentage points in a category, or tdtop's and perf's rates of an event
+# by more than 10 %. Skips (exit 0) where there is no TopDown PMU.
+# docs/topdown.md describes it.
 
 set -u
 
@@ -23,22 +26,29 @@ CPU=
 WORKLOADS="alu branch memory frontend"
 OUT=
 DRY=0
+EVENTS=
+EVENTS_SET=0
 
 usage() {
 	cat <<EOF
 usage: sudo $0 [-t SECS] [-w "alu branch memory frontend"] [-c CPU] [-o FILE.tar.gz]
-       [-F FUNCTIONS] [-m MIB] [-n]
+       [-F FUNCTIONS] [-m MIB] [-E EVENTS] [-n]
   -t SECS       measurement length for each tdtop run and for perf (default $SECS)
   -w LIST       workloads to run (default: $WORKLOADS)
   -c CPU        CPU to pin the workloads to (default: the first CPU of TopDown part 0)
   -o FILE       tarball to write (default: tdtop-hw-<host>-<date>.tar.gz here)
   -F N          functions in the generated frontend workload (default $NFUNC)
   -m MIB        memory of the pointer-chasing workload (default $MEM_MIB)
+  -E EVENTS     -e list counted by tdtop, then perf stat, on the alu workload (default
+                on Intel: instructions,inst_retired.any,cycles,cycles:u, on hybrid Intel
+                the same as cpu_core/NAME/; elsewhere: instructions,instructions:u,
+                cycles,cycles:u; "" for none)
   -n            print the plan (method, perf metric group, commands) and exit
 Environment: TDTOP (binary, default ./tdtop), PERF (default perf), CC (default cc).
 Exit status: 0 done or skipped (no TopDown PMU: the message starts with SKIP), 1 failure
-(tdtop could not measure a workload, or its default read path and --helper-reads differ
-by more than 0.5 points; the tarball is still written), 2 usage error.
+(tdtop could not measure a workload, its default read path and --helper-reads differ
+by more than 0.5 points, or its rate of an -E event and perf's by more than 10 %; the
+tarball is still written), 2 usage error.
 EOF
 }
 
@@ -47,7 +57,7 @@ die() {
 	exit 1
 }
 
-while getopts "t:w:c:o:F:m:nh" opt; do
+while getopts "t:w:c:o:F:m:E:nh" opt; do
 	case $opt in
 	t) SECS=$OPTARG ;;
 	w) WORKLOADS=$OPTARG ;;
@@ -55,6 +65,7 @@ while getopts "t:w:c:o:F:m:nh" opt; do
 	o) OUT=$OPTARG ;;
 	F) NFUNC=$OPTARG ;;
 	m) MEM_MIB=$OPTARG ;;
+	E) EVENTS=$OPTARG EVENTS_SET=1 ;;
 	n) DRY=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -95,6 +106,16 @@ if [ -z "$CPU" ]; then
 	CPU=${CPU:-0}
 fi
 TDTOP_ARGS="-o json -d 1 -n $SECS --level 1 --strict${SMTFLAG:+ $SMTFLAG}"
+# inst_retired.any is spelt alike by perf and libpfm4 on Intel CPUs only;
+# on hybrid ones both name each event of the pinned (part 0) core's PMU
+if [ "$EVENTS_SET" = 0 ]; then
+	CORE=$(printf '%s\n' "$LIST" | sed -n 's/^Part 0: .* on \([a-z_0-9]*\),.*/\1/p')
+	case $METHOD in
+	*amd_*|*arm*) EVENTS=instructions,instructions:u,cycles,cycles:u ;;
+	*" + "*) EVENTS="$CORE/instructions/,$CORE/inst_retired.any/,$CORE/cycles/,$CORE/cycles/u" ;;
+	*) EVENTS=instructions,inst_retired.any,cycles,cycles:u ;;
+	esac
+fi
 
 if [ "$DRY" = 1 ]; then
 	echo "method:   $METHOD"
@@ -103,6 +124,9 @@ if [ "$DRY" = 1 ]; then
 	echo "perf:     $PERF stat -M $GROUP -x, -p PID -- sleep $SECS"
 	echo "pinned:   CPU $CPU"
 	echo "workloads: $WORKLOADS"
+	[ -n "$EVENTS" ] &&
+		echo "events:   $TDTOP -o json -d 1 -n $SECS -e $EVENTS -p PID, then" \
+			"$PERF stat -e $EVENTS -x, -p PID -- sleep $SECS (alu)"
 	[ -n "$SMTFLAG" ] && echo "note:     per-core-only TopDown (SMT): tdtop runs with $SMTFLAG"
 	exit 0
 fi
@@ -184,16 +208,18 @@ FAILED=0
 HAVE_RECORD=0
 "$TDTOP" record --help >/dev/null 2>&1 && HAVE_RECORD=1
 
-# Start one workload and wait until its loop runs; sets WLPID.
+# start_workload WORKLOAD [TAG]: start one workload (its files named TAG,
+# default the workload) and wait until its loop runs; sets WLPID.
 start_workload() {
-	rm -f "$W/$1.pid"
+	tag=${2:-$1}
+	rm -f "$W/$tag.pid"
 	# shellcheck disable=SC2086 # PIN is a command and its arguments
-	$PIN "$W/workloads" "$1" $((3 * SECS + 30)) "$W/$1.pid" "$MEM_MIB" \
-		>"$W/$1.out" 2>&1 &
+	$PIN "$W/workloads" "$1" $((3 * SECS + 30)) "$W/$tag.pid" "$MEM_MIB" \
+		>"$W/$tag.out" 2>&1 &
 	WLPID=$!
 	tries=0
-	while [ ! -s "$W/$1.pid" ]; do
-		kill -0 "$WLPID" 2>/dev/null || die "workload $1 exited early (see $1.out)"
+	while [ ! -s "$W/$tag.pid" ]; do
+		kill -0 "$WLPID" 2>/dev/null || die "workload $1 exited early (see $tag.out)"
 		tries=$((tries + 1))
 		[ $tries -gt 600 ] && die "workload $1 did not start within 120 s"
 		sleep 0.2
@@ -232,13 +258,34 @@ for wl in $WORKLOADS; do
 	wait "$WLPID" 2>/dev/null
 	WLPID=
 done
+
+# The named events, tdtop first and then perf again: what each counts for
+# the same steady loop, per second.
+if [ -n "$EVENTS" ]; then
+	echo "running alu with -e $EVENTS: tdtop ${SECS}s, then perf ${SECS}s"
+	start_workload alu events
+	if ! "$TDTOP" -o json -d 1 -n "$SECS" -e "$EVENTS" -p "$WLPID" \
+		>"$W/events.tdtop.json" 2>"$W/events.tdtop.err"; then
+		echo "  tdtop -e $EVENTS failed: $(tail -1 "$W/events.tdtop.err")"
+		FAILED=1
+	fi
+	if [ "$HAVE_PERF" = 1 ]; then
+		"$PERF" stat -e "$EVENTS" -x, -o "$W/events.perf.csv" -p "$WLPID" -- \
+			sleep "$SECS" 2>"$W/events.perf.err" ||
+			echo "  perf stat -e failed: $(tail -1 "$W/events.perf.err")"
+	fi
+	kill "$WLPID" 2>/dev/null
+	wait "$WLPID" 2>/dev/null
+	WLPID=
+fi
 [ "$HAVE_PERF" = 1 ] || echo "note: no perf binary ('$PERF'): only tdtop's numbers" |
 	tee "$W/no-perf.txt"
 
 echo
 if command -v python3 >/dev/null 2>&1; then
 	# shellcheck disable=SC2086 # one argument per workload
-	python3 "$HERE/compare.py" "$W" $WORKLOADS >"$W/summary.txt" 2>&1 || FAILED=1
+	python3 "$HERE/compare.py" ${EVENTS:+-e "$SECS"} "$W" $WORKLOADS >"$W/summary.txt" 2>&1 ||
+		FAILED=1
 	cat "$W/summary.txt"
 else
 	echo "no python3: raw outputs only (see the tarball)" | tee "$W/summary.txt"

@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """TopDown level 1 of tdtop (JSON Lines) next to perf stat's (CSV), one block
 per workload of tests/hw/check.sh, with the difference in percentage points;
-then tdtop's default read path against --helper-reads. Exit status 1 when
-the two read paths differ by more than READ_PATH_LIMIT points anywhere.
+then tdtop's default read path against --helper-reads; with -e SECS, the
+counts per second of the -E events (vendor names, modifiers) by tdtop and
+by perf stat. Exit status 1 when the two read paths differ by more than
+READ_PATH_LIMIT points anywhere, or an event's rates by more than
+EVENT_RATE_LIMIT.
 
-usage: compare.py DIR WORKLOAD...
-  (DIR holds WORKLOAD.pid, .tdtop.json, .tdtop-helper.json, .perf.csv)
+usage: compare.py [-e SECS] DIR WORKLOAD...
+  (DIR holds WORKLOAD.pid, .tdtop.json, .tdtop-helper.json, .perf.csv; and
+  for -e, events.pid, events.tdtop.json and events.perf.csv of a SECS run)
 """
 import json
 import os
@@ -18,6 +22,9 @@ HEADS = ["Retiring", "BadSpec", "Frontend", "Backend", "SMT"]
 # and the others from memory; --helper-reads reads each. Beyond this many
 # percentage points in a category they measure differently.
 READ_PATH_LIMIT = 0.5
+# tdtop and perf stat count the -E events one after the other on the same
+# steady loop: beyond this fraction their counts per second differ.
+EVENT_RATE_LIMIT = 0.10
 EXPECTED = {
     "alu": "retiring",
     "branch": "bad_speculation",
@@ -26,20 +33,29 @@ EXPECTED = {
 }
 
 
-def tdtop_percent(path, pid):
-    """Slot-weighted mean over the intervals of the process row, in %."""
-    sums = {k: 0.0 for k in NODES}
-    weight = {k: 0.0 for k in NODES}
+def json_lines(path):
+    """The JSON objects of a file, skipping what does not parse."""
     try:
         lines = open(path, encoding="utf-8", errors="replace").readlines()
     except OSError:
-        return {}
+        return []
+    rows = []
     for line in lines:
         try:
             row = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(row, dict) or row.get("type") != "process" or row.get("pid") != pid:
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows
+
+
+def tdtop_percent(path, pid):
+    """Slot-weighted mean over the intervals of the process row, in %."""
+    sums = {k: 0.0 for k in NODES}
+    weight = {k: 0.0 for k in NODES}
+    for row in json_lines(path):
+        if row.get("type") != "process" or row.get("pid") != pid:
             continue
         slots = row.get("slots")
         topdown = row.get("topdown") or {}
@@ -140,15 +156,102 @@ def compare_read_paths(out_dir, workloads):
     return agree
 
 
+def tdtop_rates(path, pid):
+    """{event: count per second} of the process row, over all intervals."""
+    counts, secs = {}, 0.0
+    for row in json_lines(path):
+        if row.get("type") == "interval" and isinstance(row.get("interval_s"), (int, float)):
+            secs += row["interval_s"]
+        if row.get("type") != "process" or row.get("pid") != pid:
+            continue
+        for ev, v in (row.get("counts") or {}).items():
+            if isinstance(v, (int, float)):
+                counts[ev] = counts.get(ev, 0) + v
+    return {ev: v / secs for ev, v in counts.items()} if secs > 0 else {}
+
+
+def perf_rates(path, secs):
+    """{event: count per second} of perf stat -x, lines "value,unit,event,..."."""
+    rates = {}
+    try:
+        lines = open(path, encoding="utf-8", errors="replace").readlines()
+    except OSError:
+        return {}
+    for line in lines:
+        fields = line.rstrip("\n").split(",")
+        if line.startswith("#") or len(fields) < 3 or not fields[2]:
+            continue
+        try:
+            rates[fields[2]] = float(fields[0]) / secs
+        except ValueError:
+            pass
+    return rates
+
+
+def rate_differences(td, pf, limit=EVENT_RATE_LIMIT):
+    """{event: tdtop / perf - 1} of the events both counted whose rates
+    differ by more than *limit*; an event one of them counted 0 of, while
+    the other did not, differs by None."""
+    differ = {}
+    for ev in td:
+        if ev not in pf:
+            continue
+        t, p = td[ev], pf[ev]
+        if p == 0 or t == 0:
+            if p != t:
+                differ[ev] = None
+        elif abs(t / p - 1) > limit:
+            differ[ev] = t / p - 1
+    return differ
+
+
+def compare_events(out_dir, secs):
+    """Print the -E events' rates by tdtop and perf; False when any differ."""
+    try:
+        pid = int(open(os.path.join(out_dir, "events.pid")).read().split()[0])
+    except (OSError, ValueError, IndexError):
+        print("events: no pid recorded, skipped")
+        return True
+    td = tdtop_rates(os.path.join(out_dir, "events.tdtop.json"), pid)
+    pf = perf_rates(os.path.join(out_dir, "events.perf.csv"), secs)
+    print(f"events: tdtop -e against perf stat -e, per second (limit {EVENT_RATE_LIMIT:.0%})")
+    if not td:
+        print("  tdtop counted nothing for the workload")
+        return False
+    for ev in list(td) + [e for e in pf if e not in td]:
+        cells = "".join(f"{v:>16.4g}" if v is not None else f"{'-':>16}"
+                        for v in (td.get(ev), pf.get(ev)))
+        print(f"  {ev:<32}{cells}")
+    differ = rate_differences(td, pf)
+    if differ:
+        print("  DIFFER: " + ", ".join(
+            f"{ev} {'zero on one side' if v is None else f'{v:+.1%}'}"
+            for ev, v in differ.items()))
+    else:
+        print(f"  agree within {EVENT_RATE_LIMIT:.0%} where both counted")
+    return not differ
+
+
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    event_secs = None
+    if len(args) >= 2 and args[0] == "-e":
+        try:
+            event_secs = float(args[1])
+        except ValueError:
+            event_secs = 0
+        if event_secs <= 0:
+            print(f"compare.py: -e wants seconds, not {args[1]!r}", file=sys.stderr)
+            return 2
+        args = args[2:]
+    if len(args) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    out_dir = sys.argv[1]
+    out_dir = args[0]
     worst = 0.0
     measured = []
     print(f"  {'':<7}" + "".join(f"{h:>9}" for h in HEADS) + "   (% of slots)")
-    for wl in sys.argv[2:]:
+    for wl in args[1:]:
         try:
             pid = int(open(os.path.join(out_dir, wl + ".pid")).read().split()[0])
         except (OSError, ValueError, IndexError):
@@ -167,7 +270,11 @@ def main():
         print(f"  largest: tdtop {largest(td)}, perf {largest(pf)}")
     print(f"largest difference: {worst:.1f} points")
     print()
-    return 0 if compare_read_paths(out_dir, measured) else 1
+    ok = compare_read_paths(out_dir, measured)
+    if event_secs is not None:
+        print()
+        ok = compare_events(out_dir, event_secs) and ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

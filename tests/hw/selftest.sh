@@ -3,8 +3,9 @@
 #
 # Checks of check.sh that need no PMU: the skip on a machine without
 # TopDown (a fixture without a core PMU), the plan it makes for fixture
-# CPUs, its usage errors, and compare.py on hand-made tdtop/perf outputs,
-# its comparison of the two read paths among them.
+# CPUs (the -E events among it), its usage errors, and compare.py on
+# hand-made tdtop/perf outputs, its comparison of the two read paths and
+# of the events' rates among them.
 # Usage: tests/hw/selftest.sh (TDTOP defaults to ./tdtop). Exit 0 if all pass.
 
 set -u
@@ -51,6 +52,19 @@ expect plan-smt 0 'runs with --allow-smt' \
 	env TDTOP_SYSFS="$FX/skylake-smt" "$HERE/check.sh" -n
 expect plan-hybrid-cpu 0 'pinned:   CPU 0' \
 	env TDTOP_SYSFS="$FX/alderlake" "$HERE/check.sh" -n
+expect plan-events-intel 0 '\-e instructions,inst_retired.any,cycles,cycles:u -p PID' \
+	env TDTOP_SYSFS="$FX/sapphirerapids" "$HERE/check.sh" -n
+expect plan-events-hybrid 0 'perf stat -e cpu_core/instructions/,cpu_core/inst_retired.any/,' \
+	env TDTOP_SYSFS="$FX/alderlake" "$HERE/check.sh" -n
+expect plan-events-amd 0 '\-e instructions,instructions:u,cycles,cycles:u' \
+	env TDTOP_SYSFS="$FX/zen4" "$HERE/check.sh" -n
+expect plan-events-given 0 '\-e mem_load_retired.l3_miss:k -p PID' \
+	env TDTOP_SYSFS="$FX/icelake" "$HERE/check.sh" -n -E mem_load_retired.l3_miss:k
+if env TDTOP_SYSFS="$FX/icelake" "$HERE/check.sh" -n -E "" | grep -q '^events:'; then
+	fail "plan-events-none: -E '' still plans an events run"
+else
+	echo "ok   plan-events-none"
+fi
 expect bad-workload 2 "unknown workload 'idle'" "$HERE/check.sh" -w idle
 expect bad-seconds 2 "'ten' is not a number" "$HERE/check.sh" -t ten
 expect no-binary 1 'no tdtop binary' env TDTOP=/nonexistent "$HERE/check.sh"
@@ -144,6 +158,45 @@ if printf '%s\n' "$out" | grep -q 'perf        31.5      2.0        -     40.2';
 else
 	fail "compare: perf unit spellings: $out"
 fi
+
+# compare.py -e: the events run's rates, tdtop's over its intervals, perf's over SECS
+printf '%s\n' '{"type":"interval","interval_s":1.0}' '{"type":"interval","interval_s":1.0}' \
+	'{"type":"process","pid":9,"counts":{"inst_retired.any":3000,"cycles:u":1000}}' \
+	'{"type":"process","pid":9,"counts":{"inst_retired.any":3200,"cycles:u":1050}}' \
+	'{"type":"process","pid":8,"counts":{"inst_retired.any":99999}}' >"$TMP/events.tdtop.json"
+echo "9" >"$TMP/events.pid"
+printf '%s\n' '# started' '' '31000,,inst_retired.any,2000000000,100.00,,' \
+	'1000,,cycles:u,2000000000,100.00,,' '<not counted>,,cycles:k,0,0.00,,' \
+	>"$TMP/events.perf.csv"
+out=$(python3 "$HERE/compare.py" -e 10 "$TMP" alu 2>&1)
+rc=$?
+# tdtop: 6200 and 2050 in 2 s; perf: 31000 and 1000 in 10 s
+for want in 'inst_retired.any                            3100            3100' \
+	'cycles:u                                    1025             100' \
+	'DIFFER: cycles:u +925.0%'; do
+	if printf '%s\n' "$out" | grep -q -- "$want"; then
+		echo "ok   compare -e: $want"
+	else
+		fail "compare -e: '$want' not in: $out"
+	fi
+done
+if [ "$rc" = 1 ]; then
+	echo "ok   compare -e: rates apart fail"
+else
+	fail "compare -e: exit $rc for rates apart: $out"
+fi
+if out=$(cd "$HERE" && PYTHONDONTWRITEBYTECODE=1 python3 -c '
+import compare
+assert compare.rate_differences({"a": 109.0, "b": 5.0}, {"a": 100.0}) == {}
+assert list(compare.rate_differences({"a": 111.0}, {"a": 100.0})) == ["a"]
+assert compare.rate_differences({"a": 0.0}, {"a": 3.0}) == {"a": None}
+assert compare.rate_differences({"a": 0.0}, {"a": 0.0}) == {}
+' 2>&1); then
+	echo "ok   compare: rate_differences() at the limit"
+else
+	fail "compare: rate_differences(): $out"
+fi
+expect compare-bad-secs 2 "wants seconds" python3 "$HERE/compare.py" -e x "$TMP" alu
 
 [ "$FAILS" = 0 ] && echo "all passed" || echo "$FAILS failed"
 [ "$FAILS" = 0 ]

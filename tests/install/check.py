@@ -157,6 +157,11 @@ def listed_events():
             names.add(e["alias"])
     for p in d["pmus"]:
         names.update(e["event"] for e in p["events"])
+    # libpfm4's names for this CPU; qualified by PMU when there are several
+    vendor = d["vendor"] or []
+    for v in vendor:
+        qual = v["libpfm4_pmu"] + "::" if len(vendor) > 1 else ""
+        names.update(qual + e for e in v["events"])
     check(len(names) > 20, f"too few events listed: {sorted(names)}")
     return names
 

@@ -219,9 +219,9 @@ TEST(events_list_errors)
 	CHECK_FAILS(VM, ",cs", "empty event");
 	CHECK_FAILS(VM, "cs, ,faults", "empty event");
 
-	CHECK_FAILS(VM, "foo", "unknown event 'foo' (see tdtop --list-events)");
+	CHECK_FAILS(VM, "foo", "unknown event 'foo': not a known event on this CPU");
+	CHECK_FAILS(VM, "foo", "(see tdtop --list-events)");
 	CHECK_FAILS(VM, "cs,foo", "unknown event 'foo'");
-	CHECK_FAILS(VM, "cycles:u", "modifiers");
 	CHECK_FAILS(VM, "tsc", "did you mean msr/tsc/?");
 
 	CHECK_FAILS(VM, "cs,context-switches", "event 'context-switches' is listed twice");
@@ -253,7 +253,6 @@ TEST(events_pmu_errors)
 {
 	CHECK_FAILS(SKL, "cpu/event=0x3c", "missing closing '/'");
 	CHECK_FAILS(SKL, "cpu/event=0x3c,umask=1", "missing closing '/'");
-	CHECK_FAILS(SKL, "cpu/event=1/u", "modifiers");
 	CHECK_FAILS(SKL, "cpu/event=1/,", "empty event");
 	CHECK_FAILS(SKL, "cpu//", "no event or terms");
 	CHECK_FAILS(SKL, "/event=1/", "bad PMU name");
@@ -264,6 +263,7 @@ TEST(events_pmu_errors)
 	CHECK_FAILS(VM, "cpu/cycles/", "unknown PMU 'cpu'");
 	CHECK_FAILS(SKL, "cpu/foo=1/", "unknown term 'foo' for PMU 'cpu'");
 	CHECK_FAILS(SKL, "cpu/foo/", "unknown term 'foo'");
+	CHECK_FAILS(SKL, "cpu/foo/", "as a vendor event: not a known event on this CPU");
 	CHECK_FAILS(SKL, "cpu/event=0x100/", "does not fit term 'event'");
 	CHECK_FAILS(SKL, "cpu/any=2/", "does not fit term 'any'");
 	CHECK_FAILS(SKL, "cpu/event=/", "no value");

@@ -273,13 +273,13 @@ TEST(prom_store_rejects_bad_input)
 TEST(prom_kinds_from_td_roles_and_names)
 {
 	int roles[] = { TD_SLOTS, TD_RETIRING, TD_CYCLES, TD_INSTRUCTIONS, TD_NO_ROLE,
-			TD_NO_ROLE, TD_NO_ROLE };
+			TD_NO_ROLE, TD_NO_ROLE, TD_NO_ROLE, TD_NO_ROLE };
 	static const char *const names[] = { "slots", "topdown-retiring", "cycles",
 					      "instructions", "page-faults", "cpu-clock",
-					      "task-clock" };
-	enum prom_event_kind k[7];
+					      "task-clock", "cpu-clock:u", "cpu-clocks" };
+	enum prom_event_kind k[9];
 
-	prom_event_kinds(roles, names, 7, k);
+	prom_event_kinds(roles, names, 9, k);
 	CHECK_INT(k[0], PROM_EV_SKIP);
 	CHECK_INT(k[1], PROM_EV_SKIP);
 	CHECK_INT(k[2], PROM_EV_CYCLES);
@@ -288,6 +288,9 @@ TEST(prom_kinds_from_td_roles_and_names)
 	/* the clocks count nanoseconds: times, kept apart from the counts */
 	CHECK_INT(k[5], PROM_EV_TIME);
 	CHECK_INT(k[6], PROM_EV_TIME);
+	/* a clock with modifiers still counts all time (the kernel ignores them) */
+	CHECK_INT(k[7], PROM_EV_TIME);
+	CHECK_INT(k[8], PROM_EV_GENERIC);
 }
 
 /* cpu-clock in seconds of its own metric; tdtop_events_total holds counts only. */

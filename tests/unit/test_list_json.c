@@ -277,6 +277,36 @@ TEST(list_events_json_skylake)
 	json_decref(j);
 }
 
+/* libpfm4's names (the unit tests make it see an Ice Lake), and the modifiers. */
+TEST(list_events_json_vendor)
+{
+	json_t *j = printed(print_events, FIXTURES "skylake");
+	json_t *vm = printed(print_events, FIXTURES "vm-nopmu");
+	json_t *icl, *events, *ev;
+	bool found = false;
+	size_t i;
+
+	if (j) {
+		icl = json_array_get(json_object_get(j, "vendor"), 0);
+		CHECK_STR(str_at(icl, "libpfm4_pmu"), "icl");
+		events = json_object_get(icl, "events");
+		json_array_foreach(events, i, ev)
+			found |= !strcmp(json_string_value(ev), "inst_retired.any");
+		CHECK(found);
+		CHECK_INT(json_array_size(json_object_get(j, "modifiers")), 5);
+		CHECK_STR(json_string_value(json_array_get(json_object_get(j, "modifiers"), 0)),
+			  "u");
+		json_decref(j);
+	}
+	if (vm) {
+		/* the kernel has no core PMU: the CPU is known, its events are not countable */
+		icl = json_array_get(json_object_get(vm, "vendor"), 0);
+		CHECK_STR(str_at(icl, "libpfm4_pmu"), "icl");
+		CHECK_INT(json_array_size(json_object_get(icl, "events")), 0);
+		json_decref(vm);
+	}
+}
+
 TEST(list_events_json_unreadable_pmus)
 {
 	json_t *j = printed(print_events, FIXTURES "no-such-machine");
