@@ -330,13 +330,21 @@ static __always_inline void slice__read_clock(struct slice *s)
 }
 
 /*
- * The loader flushes every online CPU after each flip, so a CPU that
- * missed a whole epoch was offline: its readings are stale (and its
- * events were replaced when it came back). Start afresh.
+ * At a CPU's first charge of an epoch, the last one's slices ended at
+ * last_ns: that is the CPU's cut. The loader flushes every online CPU
+ * after each flip, so a CPU that missed a whole epoch was offline: its
+ * readings are stale (and its events were replaced when it came back).
+ * Start afresh.
  */
 static __always_inline void cpu_state__forget_stale(struct cpu_state *cs, __u32 ep)
 {
-	if (ep - cs->seen_epoch >= 2) {
+	__u32 prev = cs->seen_epoch;
+
+	if (prev != ep) {
+		cs->cut_ns[prev & 1] = cs->last_ns;
+		cs->cut_epoch[prev & 1] = prev;
+	}
+	if (ep - prev >= 2) {
 		cs->last_ns = 0;
 		cs->primed = 0;
 	}

@@ -100,6 +100,12 @@ struct cpu_state {
 				 * type's slice of the event index space) */
 	__u32 primed;		/* bit i: last[i] holds a reading */
 	__u32 seen_epoch;	/* the epoch of this CPU's last charge */
+	/* per half: where the slices of its last epoch ended on this CPU
+	 * (last_ns then) and which epoch that was; the loader measures an
+	 * interval from these, not from when it flipped, which lags the
+	 * cuts whenever it is preempted between its flush and the flip */
+	__u64 cut_ns[2];
+	__u32 cut_epoch[2];
 	struct stats stats;
 	struct counter last[MAX_EVENTS];
 	struct acc buckets[NR_BUCKETS * 2];

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "measure/collector.h"
+#include "measure/span.h"
 #include "pmu/readplan.h"
 #include "util/clock.h"
 #include "util/errmsg.h"
@@ -42,6 +43,8 @@ struct collector {
 	struct change_list *changes;	/* the change lists, mapped */
 	size_t changes_len;	/* bytes mapped */
 	__u64 quick_pass_ns;	/* the fastest flush pass so far */
+	__u64 *cuts[2];		/* per CPU, the cut of the last two snapshots */
+	struct span_marks marks;	/* of the last snapshot */
 };
 
 static bool verbose_libbpf;
@@ -297,8 +300,10 @@ int collector__open(struct collector **out, const struct collector_opts *opts, c
 	}
 	/* per-CPU map values are padded to 8 bytes per CPU */
 	c->percpu_buf = calloc(c->ncpus, sizeof(struct cpu_state));
+	c->cuts[0] = calloc(c->ncpus, sizeof(*c->cuts[0]));
+	c->cuts[1] = calloc(c->ncpus, sizeof(*c->cuts[1]));
 	c->fds = malloc(sizeof(int) * nr_counters(c));
-	if (!c->percpu_buf || !c->fds) {
+	if (!c->percpu_buf || !c->cuts[0] || !c->cuts[1] || !c->fds) {
 		ret = errmsg(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -363,27 +368,32 @@ static void flush_cpus(struct collector *c)
 /*
  * Flush right before the flip. A CPU's interval ends at its last charge
  * before the flip, so if the loader was preempted during the pass, that
- * CPU's cut lags the flip by as long and the interval's counts no longer
- * match its length (a few ms in a busy short interval is tens of percent).
- * A slow pass is repeated, a few times at most.
+ * CPU's cut lags the flip by as long; the interval is then measured from
+ * the cuts (span.h), but a slow pass is still repeated, a few times at
+ * most, so that the CPUs' cuts stay close together. Returns when the last
+ * pass started.
  */
-static void flush_before_flip(struct collector *c)
+static __u64 flush_before_flip(struct collector *c)
 {
-	for (int tries = 0; tries < FLUSH_TRIES; tries++) {
-		__u64 t0 = mono_ns(), took;
+	__u64 t0 = 0;
 
+	for (int tries = 0; tries < FLUSH_TRIES; tries++) {
+		__u64 took;
+
+		t0 = mono_ns();
 		flush_cpus(c);
 		took = mono_ns() - t0;
 		if (!c->quick_pass_ns || took < c->quick_pass_ns)
 			c->quick_pass_ns = took;
 		if (took <= 2 * c->quick_pass_ns + FLUSH_SLOW_NS)
-			return;
+			break;
 	}
+	return t0;
 }
 
 /* The frozen half of the idle/lost/total sums and the health counters,
- * summed over CPUs. */
-static int read_cpu_states(struct collector *c, struct snapshot *snap)
+ * summed over CPUs, and each CPU's cut of the frozen epoch into cut[]. */
+static int read_cpu_states(struct collector *c, struct snapshot *snap, __u32 frozen, __u64 *cut)
 {
 	const struct cpu_state *per_cpu = c->percpu_buf;
 	__u32 zero = 0;
@@ -395,6 +405,7 @@ static int read_cpu_states(struct collector *c, struct snapshot *snap)
 	for (int cpu = 0; cpu < c->ncpus; cpu++) {
 		const struct cpu_state *cs = &per_cpu[cpu];
 
+		cut[cpu] = cs->cut_epoch[snap->half] == frozen ? cs->cut_ns[snap->half] : 0;
 		for (int b = 0; b < NR_BUCKETS; b++) {
 			const struct acc *v = &cs->buckets[b * 2 + snap->half];
 			struct acc *sum = &snap->buckets[b];
@@ -491,17 +502,26 @@ static int read_tasks(struct collector *c, struct snapshot *snap)
  */
 int collector__snapshot(struct collector *c, struct snapshot *snap)
 {
+	struct span_marks marks;
+	__u32 frozen;
+	__u64 *cut;
 	int ret;
 
 	reopen_returned_cpus(c);
-	flush_before_flip(c);
-	snap->half = c->skel->bss->epoch & 1;
-	__atomic_store_n(&c->skel->bss->epoch, c->skel->bss->epoch + 1, __ATOMIC_SEQ_CST);
-	snap->flip_ns = mono_ns();
+	marks.pass_ns = flush_before_flip(c);
+	frozen = c->skel->bss->epoch;
+	snap->half = frozen & 1;
+	cut = c->cuts[snap->half];
+	__atomic_store_n(&c->skel->bss->epoch, frozen + 1, __ATOMIC_SEQ_CST);
+	snap->flip_ns = marks.flip_ns = mono_ns();
 	snap->real_s = clock_s(CLOCK_REALTIME);
 	flush_cpus(c);
 	snap->mono_s = snap->flip_ns / 1e9;
-	ret = read_cpu_states(c, snap);
+	ret = read_cpu_states(c, snap, frozen, cut);
+	snap->interval_s = c->marks.flip_ns
+				   ? span__mean_s(c->cuts[!snap->half], cut, c->ncpus, &c->marks, &marks)
+				   : 0;
+	c->marks = marks;
 	if (!ret)
 		ret = read_tasks(c, snap);
 	return ret;
@@ -561,5 +581,7 @@ void collector__free(struct collector *c)
 	}
 	free(c->fds);
 	free(c->percpu_buf);
+	free(c->cuts[0]);
+	free(c->cuts[1]);
 	free(c);
 }

@@ -14,6 +14,8 @@ struct snapshot {
 	double mono_s;		/* CLOCK_MONOTONIC at the flip */
 	double real_s;		/* CLOCK_REALTIME at the flip */
 	__u64 flip_ns;		/* mono_s in ns, the clock of task_val.exit_ns */
+	double interval_s;	/* since the last snapshot, as the CPUs' cuts
+				 * measured it (span.h); 0: from the flips */
 	int half;		/* the accumulator half frozen by the flip */
 	size_t nr;
 	size_t cap;

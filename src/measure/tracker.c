@@ -339,7 +339,7 @@ static void report_buckets(struct tracker *t, const struct snapshot *cur, int nc
 			   struct sample *out)
 {
 	out->ts = cur->real_s;
-	out->interval_s = cur->mono_s - t->prev_mono_s;
+	out->interval_s = cur->interval_s > 0 ? cur->interval_s : cur->mono_s - t->prev_mono_s;
 	out->ncpus = ncpus;
 	bucket_diff(&out->idle, &cur->buckets[BUCKET_IDLE], &t->prev_buckets[h][BUCKET_IDLE]);
 	bucket_diff(&out->lost, &cur->buckets[BUCKET_LOST], &t->prev_buckets[h][BUCKET_LOST]);
