@@ -14,6 +14,7 @@ unsigned int cmd_tui_overrides(const struct options *o)
 
 static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 {
+	char note[CGROUP_PATH_MAX + 128];
 	struct session *s = arg;
 	int ret;
 
@@ -21,6 +22,8 @@ static int screen_fetch(void *arg, struct sample *out, char *err, size_t errlen)
 	session__drop_gone_cgroups(s);
 	ret = live__next(&s->live, out, err, errlen);
 	targets__refresh(&s->targets);
+	/* stderr would tear the screen: the header's path is the cgroup followed */
+	session__follow_cgroup(s, note, sizeof(note));
 
 	return ret < 0 ? TUI_FETCH_ERROR : ret == 1 ? TUI_FETCH_BASELINE : TUI_FETCH_OK;
 }

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "measure/privs.h"
@@ -106,12 +108,18 @@ static int cgroups__open(struct cgroups *cg, const struct options *o, char *err,
 		if (cgroup_resolve_path(mount, o->cgroup, abs, sizeof(abs), &id, err, errlen))
 			return EXIT_USAGE;
 		cg->selected = id;
+		cg->user_path = o->cgroup;
+		cg->abs = strdup(abs);
+		if (!cg->abs)
+			return errmsg(err, errlen, EXIT_RUNTIME, "out of memory");
 	}
 	ret = cgroup_cache__init(&cg->cache, mount, NULL);
 	if (!ret)
 		ret = cgroup_cache__refresh(&cg->cache, mono_s());
 	if (ret < 0) {
 		cgroup_cache__free(&cg->cache);
+		free(cg->abs);
+		cg->abs = NULL;
 		return errmsg(err, errlen, EXIT_RUNTIME, "failed to read the cgroup tree at %s: %s",
 			      mount, strerror(-ret));
 	}
@@ -126,6 +134,7 @@ static void cgroups__close(struct cgroups *cg)
 {
 	if (cg->on)
 		cgroup_cache__free(&cg->cache);
+	free(cg->abs);
 	memset(cg, 0, sizeof(*cg));
 }
 
@@ -388,6 +397,37 @@ void session__drop_gone_cgroups(struct session *s)
 		cgroup_cache__drop_gone(&s->cg.cache);
 }
 
+bool session__follow_cgroup(struct session *s, char *msg, size_t len)
+{
+	struct cgroups *cg = &s->cg;
+	struct stat st;
+	__u64 was;
+
+	if (!cg->abs)
+		return false;
+	/* on cgroupfs the inode number is the id the kernel charges by */
+	if (stat(cg->abs, &st) || !S_ISDIR(st.st_mode)) {
+		if (cg->missing)
+			return false;
+		cg->missing = true;
+		snprintf(msg, len, "cgroup %s was removed; rows stay empty until the path is a cgroup again",
+			 cg->user_path);
+		return true;
+	}
+	cg->missing = false;
+	if (st.st_ino == cg->selected)
+		return false;
+	was = cg->selected;
+	cg->selected = st.st_ino;
+	s->view.within = st.st_ino;
+	/* the new id and its subtree are unknown to the cache yet */
+	cgroup_cache__refresh(&cg->cache, mono_s());
+	snprintf(msg, len, "cgroup %s was created again (id %llu, was %llu); following it",
+		 cg->user_path, (unsigned long long)st.st_ino,
+		 (unsigned long long)was);
+	return true;
+}
+
 /*
  * Every -p process had exited an interval ago: the charges of its last
  * moments are in, this interval is the last.
@@ -412,6 +452,7 @@ static void print_targets_end(const struct targets *t)
 int session__run(struct session *s, const struct options *o, session_each_fn each, void *arg,
 		 char *err, size_t errlen)
 {
+	char note[CGROUP_PATH_MAX + 128];
 	__u64 deadline;
 	long done = 0;
 	int ret;
@@ -423,6 +464,8 @@ int session__run(struct session *s, const struct options *o, session_each_fn eac
 		wait_until(&deadline, o->delay_s);
 		/* an interrupted interval is still handed over: no data lost */
 		ret = live__next(&s->live, &s->sample, err, errlen);
+		if (!ret && session__follow_cgroup(s, note, sizeof(note)))
+			fprintf(stderr, "tdtop: %s\n", note);
 		if (!ret) {
 			targets__refresh(&s->targets);
 			s->last = targets_done(s);

@@ -23,6 +23,9 @@ struct cgroups {
 	struct cgroup_cache cache;
 	struct cgroup_tree tree;
 	__u64 selected;			/* -c PATH, or 0 */
+	const char *user_path;		/* -c as given, for messages */
+	char *abs;			/* -c as a directory path, to follow it */
+	bool missing;			/* -c's directory was gone at the last look */
 };
 
 /* What is counted, and how the user is told about it. */
@@ -77,6 +80,14 @@ void session__print_notice(const struct session *s);
 
 /* Removed cgroups have had their last report: forget them. */
 void session__drop_gone_cgroups(struct session *s);
+
+/*
+ * -c names a path: when its directory was removed and made again (a
+ * service restart) the view follows the new cgroup from the interval at
+ * hand. Returns true with a one-line message in *msg* (no newline) when
+ * the cgroup was found gone or made again; each is said once.
+ */
+bool session__follow_cgroup(struct session *s, char *msg, size_t len);
 
 /*
  * Called with each interval's sample in s->sample: 0 to go on, 1 to stop

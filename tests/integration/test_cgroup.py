@@ -111,3 +111,31 @@ def test_cgroup_path_errors():
     assert r.returncode == 2, r
     r = run([TDTOP, "-b", "-n", "1", "--by", "pods"])
     assert r.returncode == 2 and b"--by" in r.stderr, r
+
+
+def test_cgroup_filter_follows_recreated_path():
+    """-c PATH whose directory is removed and made again (a service restart):
+    tdtop follows the new cgroup, says so once on stderr, and shows the
+    process moved into it."""
+    with Cgroups("svc") as cg, Workload("burn", 200, cpus="0") as wl:
+        wl.ready()
+        old_id = os.stat(cg.path("svc")).st_ino
+        with Tdtop("-c", cg.rel("svc"), "-e", "cpu-clock", "-d", "0.2") as td:
+            td.wait_intervals(1)
+            cg.remove("svc")
+            if not td.err.wait_for(lambda lines: any(b"was removed" in ln for ln in lines), 20):
+                td.fail("no word of the removal")
+            os.mkdir(cg.path("svc"))
+            new_id = os.stat(cg.path("svc")).st_ino
+            assert new_id != old_id
+            if not td.err.wait_for(lambda lines: any(b"created again" in ln for ln in lines), 20):
+                td.fail("the new cgroup was not followed")
+            cg.move(wl.pid, "svc")
+            wl.run()
+            td.wait_more(2)
+            ivs = td.finish()
+            err = td.stderr()
+        assert err.count("was removed") == 1 and err.count("created again") == 1, err
+        assert f"id {new_id}, was {old_id}" in err, err
+        assert_close("cpu_ns in the new cgroup", sum_rows(rows_of(ivs, wl.pid)),
+                     wl.delta("cpu_ns"), slack=5 * MS + wl.stolen_ns)
