@@ -113,15 +113,15 @@ def test_csv_columns_and_weird_comm():
     assert all(f"counts.{ev}" in header and f"totals.{ev}" in header for ev in EVENTS), header
     for key in ("pid", "comm", "cpu_ns"):
         assert key in header, header
-    for i, rec in enumerate(recs[1:], 2):
-        if rec == header:
+    for i, row in enumerate(recs[1:], 2):
+        if row == header:
             continue    # a repeated header is allowed
-        assert len(rec) == len(header), \
-            f"record {i}: {len(rec)} fields, header {len(header)}: {rec}"
-        interval = rec[header.index("type")] == "interval"
+        assert len(row) == len(header), \
+            f"record {i}: {len(row)} fields, header {len(header)}: {row}"
+        interval = row[header.index("type")] == "interval"
         for ev in EVENTS:
-            float(rec[header.index(("totals." if interval else "counts.") + ev)])
-        int(rec[header.index("cpu_ns.total" if interval else "cpu_ns")])
+            float(row[header.index(("totals." if interval else "counts.") + ev)])
+        int(row[header.index("cpu_ns.total" if interval else "cpu_ns")])
     # one record per physical line: no raw newline inside a field
     assert len(recs) == len(lines) - 1, (len(recs), len(lines))
     mine = [rec for rec in recs[1:] if rec[header.index("pid")] == str(wl.pid)]
@@ -228,14 +228,14 @@ def _csv_dicts(text):
     """Every CSV line as a dict, checking each header has no duplicate name."""
     lines = text.splitlines(keepends=True)
     header, out = None, []
-    for rec in csv.reader(lines):
-        if header is None or rec == header or rec[:2] == ["ts", "type"]:
-            header = rec
+    for row in csv.reader(lines):
+        if header is None or row == header or row[:2] == ["ts", "type"]:
+            header = row
             assert len(set(header)) == len(header), \
                 f"duplicate columns: {sorted(c for c in header if header.count(c) > 1)}"
             continue
-        assert len(rec) == len(header), (rec, header)
-        out.append(dict(zip(header, rec)))
+        assert len(row) == len(header), (row, header)
+        out.append(dict(zip(header, row)))
     # DictReader sees the same names (no column silently dropped)
     names = csv.DictReader(io.StringIO(text, newline="")).fieldnames
     assert names and len(names) == len(set(names)), names

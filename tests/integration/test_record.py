@@ -467,7 +467,7 @@ def test_record_progress_on_a_terminal():
         screen = pane.wait_for(lambda s: any("TDTOP-EXIT=0" in line for line in s) and s, 20,
                                "the exit")
         text = "\n".join(screen)
-        assert f"Ctrl-C to stop: 5 intervals" in text and "recorded 5 intervals" in text, text
+        assert "Ctrl-C to stop: 5 intervals" in text and "recorded 5 intervals" in text, text
         r = run([TDTOP, "record", "-o", os.path.join(d, "q.jsonl"), "-e", "cpu-clock",
                  "-d", "0.1", "-n", "2"])
         err = r.stderr.decode()
