@@ -4,29 +4,12 @@
 #include <stdlib.h>
 #include "pmu/events.h"
 #include "fixture.h"
+#include "event_parse.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define VM "../fixtures/sysfs/vm-nopmu"
 #define DEV FIXTURE_DEVICES
-
-static char err[256];
-static struct event_list list;
-
-static int parse(const char *root, const char *s)
-{
-	err[0] = '\0';
-	return event_list__parse(root, s, &list, err, sizeof(err));
-}
-
-/* Parse *s*, which must fail with a message containing *msg*. */
-#define CHECK_FAILS(root, s, msg)                                                          \
-	do {                                                                               \
-		if (parse(root, s) != -1)                                                  \
-			test_fail(__FILE__, __LINE__, "'%s' was accepted", s);             \
-		else if (!strstr(err, msg))                                                \
-			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
-	} while (0)
 
 /*
  * Names of one event: software (PERF_TYPE_SOFTWARE, 1, and the

@@ -3,28 +3,12 @@
  * exclude in the attr, and the names tdtop refuses. */
 #include <errno.h>
 #include "pmu/events.h"
+#include "event_parse.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define VM "../fixtures/sysfs/vm-nopmu"
 #define UKH (EXCL_USER | EXCL_KERNEL | EXCL_HV)
-
-static char err[256];
-static struct event_list list;
-
-static int parse(const char *root, const char *s)
-{
-	err[0] = '\0';
-	return event_list__parse(root, s, &list, err, sizeof(err));
-}
-
-#define CHECK_FAILS(root, s, msg)                                                          \
-	do {                                                                               \
-		if (parse(root, s) != -1)                                                  \
-			test_fail(__FILE__, __LINE__, "'%s' was accepted", s);             \
-		else if (!strstr(err, msg))                                                \
-			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
-	} while (0)
 
 /* perf's rule: naming some of u, k, h leaves out the rest; G, H alike. */
 TEST(modifiers_exclude)

@@ -7,29 +7,13 @@
  */
 #include <stdlib.h>
 #include "pmu/events.h"
+#include "event_parse.h"
 #include "test.h"
 
 #define SKL "../fixtures/sysfs/skylake"
 #define ICL "../fixtures/sysfs/icelake"
 #define ADL "../fixtures/sysfs/alderlake"
 #define VM "../fixtures/sysfs/vm-nopmu"
-
-static char err[512];
-static struct event_list list;
-
-static int parse(const char *root, const char *s)
-{
-	err[0] = '\0';
-	return event_list__parse(root, s, &list, err, sizeof(err));
-}
-
-#define CHECK_FAILS(root, s, msg)                                                          \
-	do {                                                                               \
-		if (parse(root, s) != -1)                                                  \
-			test_fail(__FILE__, __LINE__, "'%s' was accepted", s);             \
-		else if (!strstr(err, msg))                                                \
-			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
-	} while (0)
 
 /* Ice Lake's encodings: event | umask << 8 | cmask << 24, on the core PMU. */
 TEST(vendor_names)
