@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * -e parsing for the event tests: parse a list against a sysfs root into
- * one list and one message buffer per test file, and check a refusal and
- * its message.
+ * one list and one message buffer per test file, check a refusal and its
+ * message, and capture what --list-events prints.
  */
 #ifndef __TDTOP_EVENT_PARSE_H
 #define __TDTOP_EVENT_PARSE_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pmu/events.h"
 #include "test.h"
@@ -28,5 +30,19 @@ static int parse(const char *root, const char *s)
 		else if (!strstr(err, msg))                                                \
 			test_fail(__FILE__, __LINE__, "'%s': '%s' lacks '%s'", s, err, msg); \
 	} while (0)
+
+/* What --list-events prints for *root*, malloc'ed, or NULL. */
+static inline char *print_list(const char *root)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	events_print_list(root, f);
+	fclose(f);
+	return buf;
+}
 
 #endif /* __TDTOP_EVENT_PARSE_H */

@@ -324,19 +324,6 @@ TEST(events_attr)
 	CHECK_INT(attr.pinned, 1);
 }
 
-static char *print_list(const char *root)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	events_print_list(root, f);
-	fclose(f);
-	return buf;
-}
-
 TEST(events_print_list_vm)
 {
 	char *out = print_list(VM);

@@ -91,19 +91,6 @@ TEST(vendor_errors)
 	CHECK_FAILS(ICL, "inst_retired.any,icl::inst_retired.any", "are the same event");
 }
 
-static char *print_list(const char *root)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return NULL;
-	events_print_list(root, f);
-	fclose(f);
-	return buf;
-}
-
 TEST(vendor_list)
 {
 	char *icl = print_list(ICL), *vm = print_list(VM);
